@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Writes calib/patterns.txt: the probe patterns measured on the GPU.
+
+Random and address-sharing patterns for every op and width, designed to separate the
+hypotheses about how the hardware schedules wide and shared-address accesses (which
+lanes are grouped together, whether repeated addresses merge across half-warps, how
+atomics serialize). Deterministic: seeded, so the committed file can be regenerated.
+
+Line format (read by probe.cu): name op width mask off0 ... off31
+"""
+import random
+import sys
+
+rng = random.Random(20261129)
+FULL = 0xFFFFFFFF
+rows = []
+
+
+def add(name, op, width, mask, offs):
+    assert len(offs) == 32
+    rows.append((name, op, width, mask, offs))
+
+
+def rand_mask():
+    r = rng.random()
+    if r < 0.3:
+        return rng.getrandbits(32) | 1
+    if r < 0.5:
+        lo = rng.randrange(32)
+        hi = rng.randrange(lo, 32)
+        return ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+    return FULL
+
+
+def random_in(width, span):
+    return [rng.randrange(span // width) * width for _ in range(32)]
+
+
+def k_distinct(width, k, span):
+    pool = [rng.randrange(span // width) * width for _ in range(k)]
+    return [rng.choice(pool) for _ in range(32)]
+
+
+def halves_mirrored(width, span):
+    half = random_in(width, span)[:16]
+    return half + half
+
+
+def quarter_repeat(width, span):
+    q = random_in(width, span)[:8]
+    return q * 4
+
+
+def conflict_each_half(width):
+    # lanes 0/1 collide in bank 0 (first half); lanes 16/17 collide in another bank.
+    offs = [i * width for i in range(32)]
+    offs[1] = 128 * 4
+    offs[17] = 128 * 5 + 16 * width
+    return offs
+
+
+def shared_generators(width, span):
+    return [
+        ("rand_small", lambda: random_in(width, 256 if width < 8 else 512)),
+        ("rand_mid", lambda: random_in(width, span // 4)),
+        ("rand_wide", lambda: random_in(width, span)),
+        ("k1", lambda: k_distinct(width, 1, span)),
+        ("k2", lambda: k_distinct(width, 2, span // 4)),
+        ("k4", lambda: k_distinct(width, 4, span // 4)),
+        ("k8", lambda: k_distinct(width, 8, span // 4)),
+        ("k16", lambda: k_distinct(width, 16, span // 4)),
+        ("halves_mirrored", lambda: halves_mirrored(width, span // 4)),
+        ("quarter_repeat", lambda: quarter_repeat(width, span // 4)),
+    ]
+
+
+SHARED_SPAN = 8192
+for op in ("lds", "sts"):
+    for width in (1, 2, 4, 8, 16):
+        reps = {1: 2, 2: 2, 4: 3, 8: 7, 16: 7}[width]
+        if op == "sts":
+            reps = max(2, reps - 2)
+        for name, gen in shared_generators(width, SHARED_SPAN):
+            for _ in range(reps):
+                add(name, op, width, FULL, gen())
+                add(name + "_masked", op, width, rand_mask(), gen())
+        if width >= 8:
+            add("conflict_each_half", op, width, FULL, conflict_each_half(width))
+            # same address in lane i and lane i+16, but distinct within each half
+            base = [i * width for i in range(16)]
+            add("mirror_stride1", op, width, FULL, base + base)
+            # first half conflicts 2-way, second half mirrors the first
+            b2 = [(i * 2 * width) % 512 for i in range(16)]
+            add("mirror_stride2", op, width, FULL, b2 + b2)
+            # each quarter reads the same 8 addresses
+            q = [i * width for i in range(8)]
+            add("quarters_same", op, width, FULL, q * 4)
+            # second half reads the first half's addresses shifted by one lane
+            add("mirror_rotated", op, width, FULL, base + base[1:] + base[:1])
+
+for n in (1, 2, 4):
+    for name, gen in [
+        ("rand_rows", lambda: [rng.randrange(128) * 16 for _ in range(32)]),
+        ("rand_rows_small", lambda: [rng.randrange(16) * 16 for _ in range(32)]),
+        ("k4_rows", lambda: k_distinct(16, 4, 2048)),
+        ("k8_rows", lambda: k_distinct(16, 8, 2048)),
+        ("matrix_repeat", lambda: [r * 16 for r in rng.sample(range(128), 8)] * 4),
+        ("pitch_rand", lambda: [i * 16 * rng.choice([1, 2, 3, 4, 5, 8, 9]) for i in range(32)]),
+    ]:
+        for _ in range(4):
+            offs = gen()
+            add(name, "ldsm", n, FULL, [o % SHARED_SPAN for o in offs])
+
+for op in ("atoms", "atoms_agg"):
+    for name, gen in [
+        ("rand_small", lambda: random_in(4, 128)),
+        ("rand_mid", lambda: random_in(4, 1024)),
+        ("rand_wide", lambda: random_in(4, 8192)),
+        ("k1", lambda: k_distinct(4, 1, 1024)),
+        ("k2", lambda: k_distinct(4, 2, 1024)),
+        ("k4", lambda: k_distinct(4, 4, 1024)),
+        ("k8", lambda: k_distinct(4, 8, 1024)),
+        ("same_bank_words", lambda: [rng.randrange(4) * 128 for _ in range(32)]),
+        ("stride1", lambda: [i * 4 for i in range(32)]),
+        ("stride32", lambda: [i * 128 for i in range(32)]),
+    ]:
+        for _ in range(3):
+            add(name, op, 4, FULL, gen())
+            add(name + "_masked", op, 4, rand_mask(), gen())
+
+GLOBAL_SPAN = 4096
+for op in ("ldg", "stg"):
+    for width in (1, 2, 4, 8, 16):
+        for name, gen in [
+            ("rand_small", lambda: random_in(width, 256)),
+            ("rand_wide", lambda: random_in(width, GLOBAL_SPAN)),
+            ("k4", lambda: k_distinct(width, 4, GLOBAL_SPAN)),
+            ("misaligned", lambda: [rng.randrange(32 // width) * width + i * width for i in range(32)]),
+        ]:
+            for _ in range(2):
+                add(name, op, width, FULL, gen())
+                add(name + "_masked", op, width, rand_mask(), gen())
+
+# Baselines: the harness's own traffic (mask 0) for each kernel, subtracted later.
+seen = []
+for _, op, width, _, _ in rows:
+    if (op, width) not in seen:
+        seen.append((op, width))
+baselines = [("baseline", op, width, 0, [0] * 32) for op, width in seen]
+
+# Ground-truth rows re-measured with this harness, to show it measures what theirs did.
+import json, os
+gt = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "h200", "single_instruction.jsonl")
+check = []
+for line in open(gt):
+    r = json.loads(line)
+    if r["op"] in ("ldsm", "atoms") or (r["op"] in ("lds", "sts") and r["width"] >= 8) or r["name"] in ("stride1_off8B", "aos12_x"):
+        check.append(("gt_" + r["name"], r["op"], r["width"], int(r["mask"], 16), r["offsets"]))
+
+PRIORITY = ["lds8", "lds16", "sts8", "sts16", "atoms4", "atoms_agg4", "ldsm1", "ldsm2", "ldsm4"]
+def key(row):
+    k = f"{row[1]}{row[2]}"
+    return PRIORITY.index(k) if k in PRIORITY else len(PRIORITY)
+rows.sort(key=key)  # stable: most informative first, in case the run is cut short
+
+out = sys.stdout if len(sys.argv) < 2 else open(sys.argv[1], "w")
+for name, op, width, mask, offs in baselines + check + rows:
+    out.write(f"{name} {op} {width} {mask:#010x} " + " ".join(map(str, offs)) + "\n")
+print(f"{len(baselines) + len(check) + len(rows)} patterns", file=sys.stderr)

@@ -1,0 +1,56 @@
+// arch.cc: the architecture tables. Every figure here was measured (see calib/ and
+// tests/data/h200/); architectures whose rules were not measured are not listed.
+#include "model/arch.h"
+
+namespace warpscope::model {
+
+int width_index(int width_bytes) {
+  switch (width_bytes) {
+    case 1: return 0;
+    case 2: return 1;
+    case 4: return 2;
+    case 8: return 3;
+    case 16: return 4;
+    default: return -1;
+  }
+}
+
+namespace {
+
+std::vector<Arch> make_archs() {
+  Arch sm90;
+  sm90.name = "sm_90";
+  sm90.description = "Hopper (H100, H200)";
+  // Measured on an H200 (tests/data/h200): 8-byte loads are scheduled across the whole
+  // warp and 16-byte loads per half-warp, while stores keep the textbook half-warp
+  // (8-byte) and quarter-warp (16-byte) phases.
+  sm90.load_group_lanes = {32, 32, 32, 32, 16};
+  sm90.store_group_lanes = {32, 32, 32, 16, 8};
+  sm90.max_shared_per_sm = 228 * 1024;
+  sm90.max_shared_per_block = 227 * 1024;
+  sm90.shared_reserved_per_block = 1024;
+  sm90.shared_alloc_granularity = 128;
+  sm90.max_warps_per_sm = 64;
+  sm90.max_blocks_per_sm = 32;
+  sm90.registers_per_sm = 65536;
+  sm90.shared_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+  return {sm90};
+}
+
+}  // namespace
+
+const std::vector<Arch>& known_archs() {
+  static const std::vector<Arch> archs = make_archs();
+  return archs;
+}
+
+Expected<const Arch*> find_arch(std::string_view name) {
+  std::string known;
+  for (const Arch& a : known_archs()) {
+    if (a.name == name) return &a;
+    known += (known.empty() ? "" : ", ") + a.name;
+  }
+  return make_error("unknown architecture '" + std::string(name) + "' (known: " + known + ")");
+}
+
+}  // namespace warpscope::model

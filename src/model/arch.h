@@ -1,0 +1,57 @@
+// arch.h: the per-architecture table of memory-pipeline rules the cost model reads.
+//
+// Every rule the model applies is a number here, so adding an architecture is adding a
+// row whose numbers were measured on that GPU (calib/ measures them).
+//
+// Shared memory is served in "lane groups": the warp's active lanes are split by lane
+// index into groups of `group_lanes` consecutive lanes; each group is scheduled on its
+// own, and a group needs as many wavefronts as its busiest bank has distinct 4-byte
+// words (loads, stores, aggregated atomics) or lanes (value-returning atomics).
+//
+//   width (bytes)      1   2   4   8   16        e.g. sm_90 loads:  32 32 32 32 16
+//   group_lanes        .   .   .   .   .                  stores:  32 32 32 16  8
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/expected.h"
+
+namespace warpscope::model {
+
+inline constexpr int kWarpSize = 32;
+
+// Index into per-width tables: 1->0, 2->1, 4->2, 8->3, 16->4; -1 if not a supported width.
+int width_index(int width_bytes);
+
+struct Arch {
+  std::string name;         // "sm_90"
+  std::string description;  // "Hopper (H100, H200)"
+  int banks = 32;
+  int bank_bytes = 4;
+  int wavefront_bytes = 128;  // bytes one shared-memory wavefront can deliver
+  // Lanes scheduled together, per access width (see the header comment).
+  std::array<int, 5> load_group_lanes{};
+  std::array<int, 5> store_group_lanes{};
+  int ldmatrix_group_lanes = 8;      // one 8x8 matrix: 8 row addresses
+  int atomic_group_lanes = 32;       // 4-byte shared atomics
+  int sector_bytes = 32;             // global memory
+  int line_bytes = 128;
+  // Shared memory capacity rules, used by occupancy (bytes).
+  int max_shared_per_sm = 0;
+  int max_shared_per_block = 0;
+  int shared_reserved_per_block = 0;
+  int shared_alloc_granularity = 0;
+  int max_warps_per_sm = 0;
+  int max_blocks_per_sm = 0;
+  int registers_per_sm = 0;
+  std::vector<int> shared_carveouts_kib;  // the carveout sizes the driver can pick
+};
+
+// The known architectures, by name ("sm_90"); an error lists the known names.
+Expected<const Arch*> find_arch(std::string_view name);
+const std::vector<Arch>& known_archs();
+
+}  // namespace warpscope::model

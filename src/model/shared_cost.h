@@ -1,0 +1,31 @@
+// shared_cost.h: wavefronts and bank conflicts of one warp's shared-memory instruction.
+//
+// A worked example, `float s[]` read at s[lane*2] (lds, 4 bytes):
+//   lane  0 -> byte   0 -> word  0 -> bank  0
+//   lane 16 -> byte 128 -> word 32 -> bank  0     two distinct words in bank 0:
+//   wavefronts 2, ideal 1, bank conflicts 1 (ncu's count: wavefronts beyond the ideal).
+#pragma once
+
+#include <cstdint>
+
+#include "model/arch.h"
+#include "model/warp_access.h"
+
+namespace warpscope::model {
+
+struct SharedCost {
+  int wavefronts = 0;
+  int ideal_wavefronts = 0;  // the fewest this instruction could take: its distinct bytes / 128, per lane group
+  int groups = 0;            // lane groups the hardware scheduled separately (see arch.h)
+  int worst_bank = -1;       // the bank with the most distinct words (or lanes, for atomics) in one group
+  int worst_degree = 0;      // ... and how many: the conflict degree (1 = conflict-free)
+  int worst_group = -1;      // the lane group it happened in
+  std::uint32_t colliding_lanes = 0;  // lanes of that group touching the worst bank
+
+  int bank_conflicts() const { return wavefronts - ideal_wavefronts; }
+};
+
+// Prices a validated shared-memory access (lds, sts, ldsm, atoms, atoms_agg).
+SharedCost price_shared(const Arch& arch, const WarpAccess& access);
+
+}  // namespace warpscope::model

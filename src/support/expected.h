@@ -1,0 +1,53 @@
+// expected.h: errors as values. Library code returns Expected<T>; only the CLI prints.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace warpscope {
+
+// Where in an input a problem is: file (may be "<stdin>"), 1-based line and column.
+// line == 0 means "no position".
+struct SourcePosition {
+  std::string file;
+  int line = 0;
+  int column = 0;
+};
+
+struct Error {
+  std::string message;
+  SourcePosition where{};
+  std::string source_line{};  // the offending line's text, for a caret under `where.column`
+
+  // "file:line:col: error: message" plus the source line and a caret, when known.
+  std::string render() const;
+};
+
+template <class T>
+class [[nodiscard]] Expected {
+ public:
+  Expected(T value) : state_(std::move(value)) {}  // NOLINT: implicit by design
+  Expected(Error error) : state_(std::move(error)) {}  // NOLINT
+
+  bool ok() const { return state_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T& value() & { return std::get<0>(state_); }
+  const T& value() const& { return std::get<0>(state_); }
+  T&& value() && { return std::get<0>(std::move(state_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  const Error& error() const { return std::get<1>(state_); }
+
+ private:
+  std::variant<T, Error> state_;
+};
+
+struct Ok {};
+using Status = Expected<Ok>;
+
+inline Error make_error(std::string message) { return Error{std::move(message)}; }
+
+}  // namespace warpscope
