@@ -1,0 +1,197 @@
+// ptxlaunch: loads a PTX file with the CUDA driver API (JIT, with line info so
+// Nsight Compute can attribute counters to source lines), builds the kernel's
+// arguments from a launches.txt-style command line, launches and synchronizes.
+// Every driver call is checked; failures print the call, the error and exit 1.
+// See launch_spec.h for the command line.
+#include <cuda.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "launch_spec.h"
+#include "ptx_entries.h"
+
+namespace ptxlaunch {
+namespace {
+
+void Check(CUresult result, const char* call) {
+  if (result == CUDA_SUCCESS) return;
+  const char* name = nullptr;
+  const char* text = nullptr;
+  cuGetErrorName(result, &name);
+  cuGetErrorString(result, &text);
+  throw Error(std::string(call) + " failed: " + (name ? name : "?") + " (" + std::to_string(int(result)) +
+              "): " + (text ? text : "unknown error"));
+}
+#define CHECK(call) Check((call), #call)
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open '" + path + "': " + std::strerror(errno));
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Deterministic bytes (splitmix64), so two runs and two machines fill alike.
+std::vector<unsigned char> PseudoRandomBytes(uint64_t bytes, uint64_t seed) {
+  std::vector<unsigned char> data(bytes);
+  uint64_t state = seed;
+  for (uint64_t i = 0; i < bytes; i += 8) {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    std::memcpy(&data[i], &z, bytes - i < 8 ? bytes - i : 8);
+  }
+  return data;
+}
+
+// One kernel parameter's storage; kernelParams points at `value`.
+struct ParamSlot {
+  alignas(8) unsigned char value[8] = {};
+  CUdeviceptr buffer = 0;
+};
+
+CUmodule LoadModule(const std::string& ptx_path, const std::string& ptx_text) {
+  static char error_log[16384], info_log[16384];
+  CUjit_option options[] = {CU_JIT_GENERATE_LINE_INFO, CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_INFO_LOG_BUFFER,
+                            CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {(void*)(uintptr_t)1, error_log, (void*)(uintptr_t)sizeof(error_log), info_log,
+                    (void*)(uintptr_t)sizeof(info_log)};
+  CUmodule module = nullptr;
+  CUresult result = cuModuleLoadDataEx(&module, ptx_text.c_str(), 5, options, values);
+  if (result != CUDA_SUCCESS) {
+    std::string log = error_log[0] ? std::string("\nJIT log:\n") + error_log : "";
+    try {
+      Check(result, "cuModuleLoadDataEx");
+    } catch (const Error& e) {
+      throw Error(std::string(e.what()) + " (loading " + ptx_path + ")" + log);
+    }
+  }
+  if (info_log[0]) std::fprintf(stderr, "ptxlaunch: JIT info: %s\n", info_log);
+  return module;
+}
+
+void FillArguments(const LaunchSpec& spec, std::vector<ParamSlot>& slots) {
+  for (size_t i = 0; i < spec.args.size(); ++i) {
+    const ArgSpec& arg = spec.args[i];
+    ParamSlot& slot = slots[i];
+    switch (arg.kind) {
+      case ArgKind::Buffer:
+      case ArgKind::File: {
+        std::vector<unsigned char> data;
+        if (arg.kind == ArgKind::File) {
+          std::string bytes = ReadFile(arg.path);
+          if (bytes.empty()) throw Error("--arg '" + arg.text + "': the file is empty");
+          data.assign(bytes.begin(), bytes.end());
+        } else if (arg.fill == BufferFill::Random) {
+          data = PseudoRandomBytes(arg.bytes, spec.seed * 1000003ull + i);
+        } else {
+          data.assign(arg.bytes, 0);
+        }
+        CHECK(cuMemAlloc(&slot.buffer, data.size()));
+        CHECK(cuMemcpyHtoD(slot.buffer, data.data(), data.size()));
+        std::memcpy(slot.value, &slot.buffer, sizeof(slot.buffer));
+        break;
+      }
+      case ArgKind::I32: { int32_t v = int32_t(arg.int_value); std::memcpy(slot.value, &v, 4); break; }
+      case ArgKind::U32: { uint32_t v = uint32_t(arg.uint_value); std::memcpy(slot.value, &v, 4); break; }
+      case ArgKind::I64: { int64_t v = arg.int_value; std::memcpy(slot.value, &v, 8); break; }
+      case ArgKind::U64: { uint64_t v = arg.uint_value; std::memcpy(slot.value, &v, 8); break; }
+      case ArgKind::F32: { float v = float(arg.float_value); std::memcpy(slot.value, &v, 4); break; }
+      case ArgKind::F64: { double v = arg.float_value; std::memcpy(slot.value, &v, 8); break; }
+    }
+  }
+}
+
+void CheckLaunchLimits(CUfunction function, const LaunchSpec& spec) {
+  int max_threads = 0, static_smem = 0;
+  CHECK(cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function));
+  CHECK(cuFuncGetAttribute(&static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function));
+  unsigned long long threads = 1ull * spec.block.x * spec.block.y * spec.block.z;
+  if (threads > (unsigned long long)max_threads)
+    throw Error("block of " + std::to_string(threads) + " threads exceeds this kernel's limit of " +
+                std::to_string(max_threads));
+  std::fprintf(stderr, "ptxlaunch: static shared memory %d bytes, dynamic %u bytes\n", static_smem,
+               spec.dyn_smem);
+  if (spec.dyn_smem > 48 * 1024)
+    CHECK(cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(spec.dyn_smem)));
+}
+
+int Run(const LaunchSpec& spec) {
+  std::string ptx_text = ReadFile(spec.ptx_path);
+  std::vector<PtxEntry> entries = FindEntries(ptx_text);
+  if (spec.list_kernels) {
+    for (const PtxEntry& e : entries) std::printf("%s\n", DescribeEntry(e).c_str());
+    return 0;
+  }
+  const PtxEntry& entry = ResolveKernel(entries, spec.kernel);
+  CheckArguments(entry, spec.args);
+  if (spec.dry_run) {
+    for (const ArgSpec& arg : spec.args)
+      if (arg.kind == ArgKind::File && ReadFile(arg.path).empty())
+        throw Error("--arg '" + arg.text + "': the file is empty");
+    std::printf("ptxlaunch: dry run ok: %s\n", DescribeEntry(entry).c_str());
+    return 0;
+  }
+
+  CHECK(cuInit(0));
+  CUdevice device;
+  CHECK(cuDeviceGet(&device, spec.device));
+  char device_name[256] = {};
+  CHECK(cuDeviceGetName(device_name, sizeof(device_name), device));
+  CUcontext context;
+  CHECK(cuDevicePrimaryCtxRetain(&context, device));
+  CHECK(cuCtxSetCurrent(context));
+
+  CUmodule module = LoadModule(spec.ptx_path, ptx_text);
+  CUfunction function;
+  CHECK(cuModuleGetFunction(&function, module, entry.name.c_str()));
+  CheckLaunchLimits(function, spec);
+
+  std::vector<ParamSlot> slots(spec.args.size());
+  FillArguments(spec, slots);
+  std::vector<void*> params;
+  for (ParamSlot& slot : slots) params.push_back(slot.value);
+
+  auto start = std::chrono::steady_clock::now();
+  for (unsigned r = 0; r < spec.repeat; ++r) {
+    CHECK(cuLaunchKernel(function, spec.grid.x, spec.grid.y, spec.grid.z, spec.block.x, spec.block.y,
+                         spec.block.z, spec.dyn_smem, nullptr, params.empty() ? nullptr : params.data(),
+                         nullptr));
+    CHECK(cuCtxSynchronize());
+  }
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  std::printf("ptxlaunch: %s on %s: grid (%u,%u,%u) block (%u,%u,%u) dyn-smem %u, %u launch(es) ok, %.3f ms\n",
+              entry.name.c_str(), device_name, spec.grid.x, spec.grid.y, spec.grid.z, spec.block.x,
+              spec.block.y, spec.block.z, spec.dyn_smem, spec.repeat, ms);
+
+  for (ParamSlot& slot : slots)
+    if (slot.buffer) CHECK(cuMemFree(slot.buffer));
+  CHECK(cuModuleUnload(module));
+  CHECK(cuDevicePrimaryCtxRelease(device));
+  return 0;
+}
+
+}  // namespace
+}  // namespace ptxlaunch
+
+int main(int argc, char** argv) {
+  try {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    return ptxlaunch::Run(ptxlaunch::ParseCommandLine(args));
+  } catch (const ptxlaunch::Error& e) {
+    std::fprintf(stderr, "ptxlaunch: error: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ptxlaunch: error: %s\n", e.what());
+    return 1;
+  }
+}
