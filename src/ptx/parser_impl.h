@@ -1,0 +1,90 @@
+// parser_impl.h: the parser's state, shared by parser.cc (directives, declarations,
+// functions) and instruction_parser.cc (opcodes, modifiers, operands). Internal.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ptx/ir.h"
+#include "ptx/lexer.h"
+#include "support/expected.h"
+
+namespace warpscope::ptx::detail {
+
+// Thrown inside the parser only; parse() turns it into an Error value.
+struct ParseFailure {
+  Error error;
+};
+
+class Parser {
+ public:
+  Parser(std::string_view source, std::string path);
+  Module run();
+
+ private:
+  // Tokens.
+  const Token& peek(int k = 0) const;
+  const Token& next();
+  bool accept(char punct);
+  void expect(char punct, std::string_view context);
+  std::string_view expect_ident(std::string_view what);
+  std::int64_t expect_integer(std::string_view what);
+  [[noreturn]] void fail(const Token& at, const std::string& message) const;
+  void skip_line(int line);
+  void skip_to_semicolon();
+  void skip_braced_block();
+
+  // Module level (parser.cc).
+  void top_level();
+  void line_directive(const Token& dot);
+  void function(bool is_entry, int decl_line);
+  void param_list(Function& f, int function_index, bool returns);
+  void function_body(Function& f, int function_index);
+  std::vector<int> variable_decl(Space space, bool is_extern, int function_index, bool single);
+  void initializer(Variable& v);
+  void loc_directive();
+  void statement(Function& f, int function_index);
+
+  // Instructions (instruction_parser.cc).
+  void instruction(Function& f, int function_index);
+  bool apply_modifier(Instruction& inst, std::string_view mod);
+  Operand operand(Function& f, Instruction& inst);
+  Operand address_operand();
+  void call_operands(Function& f, Instruction& inst);
+  std::uint32_t register_index(const Token& t) const;  // kNoReg if not a register
+  int symbol_index(std::string_view name) const;       // -1 if unknown
+  void finish_function(Function& f);
+
+  std::string_view source_;
+  std::vector<Token> tokens_;
+  std::size_t pos_ = 0;
+  Module module_;
+
+  // Scopes: module symbols, then nested function blocks ({ ... } callseq blocks).
+  std::unordered_map<std::string, int> module_symbols_;
+  std::vector<std::unordered_map<std::string, int>> symbol_scopes_;
+  std::vector<std::unordered_map<std::string, std::uint32_t>> register_scopes_;
+  std::unordered_map<std::string, int> function_index_;
+
+  // Per function: labels and the operands waiting for them.
+  std::unordered_map<std::string, int> labels_;
+  struct LabelRef {
+    int instruction;
+    int operand;
+    Token token;
+  };
+  std::vector<LabelRef> label_refs_;
+  struct FuncRef {
+    int call;
+    Token token;
+  };
+  std::vector<FuncRef> func_refs_;
+  DebugLoc loc_;
+  std::map<std::tuple<int, int, int>, SourceLoc> outer_of_;  // .loc -> its outermost call site
+};
+
+}  // namespace warpscope::ptx::detail

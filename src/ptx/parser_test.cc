@@ -1,0 +1,252 @@
+// parser_test.cc: directives, declarations, instructions, .loc chains and errors.
+#include "ptx/parser.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace warpscope::ptx {
+namespace {
+
+const char* kSmall = R"(//
+.version 8.4
+.target sm_90
+.address_size 64
+
+.extern .shared .align 16 .b8 dyn[];
+.global .align 4 .u32 table[4] = {1, 2, -3, 0x10};
+.const .align 4 .f32 coeff[2] = {0f3F800000, 0f40000000};
+.global .align 8 .u64 counter;
+
+.func  (.param .b32 func_retval0) twice(
+	.param .b32 twice_param_0
+)
+{
+	.reg .b32 	%r<3>;
+	ld.param.u32 	%r1, [twice_param_0];
+	shl.b32 	%r2, %r1, 1;
+	st.param.b32 	[func_retval0+0], %r2;
+	ret;
+}
+
+.visible .entry k(
+	.param .u64 .ptr .global .align 4 k_param_0,
+	.param .u32 k_param_1
+)
+.maxntid 128, 1, 1
+{
+	.local .align 4 .b8 	__local_depot0[16];
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<10>;
+	.reg .b64 	%rd<5>;
+	.shared .align 4 .b8 tile[512];
+	.loc	1 12 3
+	ld.param.u64 	%rd1, [k_param_0];
+	mov.u32 	%r1, %tid.x;
+	mov.u32 	%r2, tile;
+	setp.ge.u32 	%p1, %r1, 64;
+	@!%p1 bra 	$L__BB0_2;
+	.pragma "nounroll";
+	.loc	2 440 9, function_name $L__info_string0, inlined_at 1 30 5
+	shfl.sync.down.b32 	%r3|%p2, %r1, 16, 31, -1;
+	{ // callseq 0, 0
+	.param .b32 param0;
+	st.param.b32 	[param0+0], %r1;
+	.param .b32 retval0;
+	call.uni (retval0),
+	twice,
+	(
+	param0
+	);
+	ld.param.b32 	%r4, [retval0+0];
+	}
+$L__BB0_2:
+	ld.shared.v2.f32 	{%r5, %r6}, [%r2+-8];
+	atom.shared.add.u32 	%r7, [%r2], 1;
+	frobnicate.b32 %r8, %r1;
+	ret;
+}
+	.file	1 "/tmp/k.cu"
+	.file	2 "/usr/include/x.hpp", 123, 456
+	.section	.debug_str
+	{
+$L__info_string0:
+.b8 95,90,0
+	}
+)";
+
+TEST(Parser, ModuleDirectives) {
+  auto m = parse(kSmall, "k.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  EXPECT_EQ(m->version, "8.4");
+  EXPECT_EQ(m->target, "sm_90");
+  EXPECT_EQ(m->address_size, 64);
+  EXPECT_EQ(m->files.at(1), "/tmp/k.cu");
+  EXPECT_EQ(m->files.at(2), "/usr/include/x.hpp");
+  ASSERT_EQ(m->functions.size(), 2u);
+  EXPECT_FALSE(m->functions[0].is_entry);
+  EXPECT_TRUE(m->functions[1].is_entry);
+  EXPECT_EQ(m->functions[1].maxntid[0], 128);
+}
+
+TEST(Parser, Variables) {
+  auto m = parse(kSmall, "k.ptx");
+  ASSERT_TRUE(m);
+  auto find = [&](const char* n) -> const Variable& {
+    for (const auto& v : m->variables)
+      if (v.name == n) return v;
+    ADD_FAILURE() << n;
+    return m->variables[0];
+  };
+  const Variable& dyn = find("dyn");
+  EXPECT_TRUE(dyn.is_dynamic);
+  EXPECT_TRUE(dyn.is_extern);
+  EXPECT_EQ(dyn.align, 16);
+  EXPECT_EQ(dyn.space, Space::Shared);
+  const Variable& table = find("table");
+  EXPECT_EQ(table.size, 16u);
+  ASSERT_EQ(table.init.size(), 16u);
+  EXPECT_EQ(table.init[8], 0xfd);  // -3
+  EXPECT_EQ(table.init[12], 0x10);
+  const Variable& coeff = find("coeff");
+  EXPECT_EQ(coeff.space, Space::Const);
+  std::uint32_t two;
+  std::memcpy(&two, coeff.init.data() + 4, 4);
+  EXPECT_EQ(two, 0x40000000u);
+  const Variable& tile = find("tile");
+  EXPECT_EQ(tile.size, 512u);
+  EXPECT_EQ(tile.function, 1);
+  const Variable& depot = find("__local_depot0");
+  EXPECT_EQ(depot.space, Space::Local);
+  const Variable& p0 = find("k_param_0");
+  EXPECT_EQ(p0.space, Space::Param);
+  EXPECT_EQ(p0.type, Type::U64);
+  EXPECT_EQ(p0.param_index, 0);
+  const Variable& ret = find("func_retval0");
+  EXPECT_TRUE(ret.is_return);
+}
+
+TEST(Parser, RegistersAndInstructions) {
+  auto m = parse(kSmall, "k.ptx");
+  ASSERT_TRUE(m);
+  const Function& k = m->functions[1];
+  EXPECT_EQ(k.registers.size(), 3u + 10u + 5u);
+  EXPECT_EQ(k.registers[3].name, "%r0");
+  const Instruction& ld = k.body[0];
+  EXPECT_EQ(ld.opcode, Opcode::Ld);
+  EXPECT_EQ(ld.space, Space::Param);
+  EXPECT_EQ(ld.type, Type::U64);
+  EXPECT_EQ(ld.op(1).kind, OperandKind::Addr);
+  EXPECT_EQ(m->variables[static_cast<std::size_t>(ld.op(1).symbol)].name, "k_param_0");
+  EXPECT_EQ(ld.debug.loc.line, 12);
+  const Instruction& tid = k.body[1];
+  EXPECT_EQ(tid.op(1).kind, OperandKind::Sreg);
+  EXPECT_EQ(tid.op(1).sreg, Sreg::Tid);
+  EXPECT_EQ(tid.op(1).component, 0);
+  EXPECT_EQ(k.body[2].op(1).kind, OperandKind::Symbol);
+  const Instruction& setp = k.body[3];
+  EXPECT_EQ(setp.cmp, Cmp::Ge);
+  EXPECT_EQ(setp.type, Type::U32);
+  EXPECT_EQ(setp.op(1).kind, OperandKind::None);
+  EXPECT_EQ(setp.op(3).imm, 64);
+  const Instruction& bra = k.body[4];
+  EXPECT_TRUE(bra.guard_negated);
+  EXPECT_EQ(bra.op(0).kind, OperandKind::Label);
+  EXPECT_EQ(bra.op(0).imm, 9);  // $L__BB0_2
+  const Instruction& shfl = k.body[5];
+  EXPECT_EQ(shfl.subop, SubOp::Down);
+  EXPECT_EQ(shfl.op(1).kind, OperandKind::Reg);
+  EXPECT_EQ(shfl.op(5).imm, -1);
+  const Instruction& call = k.body[7];
+  EXPECT_EQ(call.opcode, Opcode::Call);
+  EXPECT_TRUE(call.has(flag::Uni));
+  const CallSite& site = k.calls[static_cast<std::size_t>(call.op(0).imm)];
+  EXPECT_EQ(site.callee, 0);
+  ASSERT_EQ(site.arguments.size(), 1u);
+  EXPECT_EQ(m->variables[static_cast<std::size_t>(site.arguments[0])].name, "param0");
+  const Instruction& ldv = k.body[9];
+  EXPECT_EQ(ldv.vec, 2);
+  EXPECT_EQ(ldv.op(0).kind, OperandKind::Vec);
+  EXPECT_EQ(ldv.op(0).count, 2);
+  EXPECT_EQ(ldv.op(1).imm, -8);
+  const Instruction& atom = k.body[10];
+  EXPECT_EQ(atom.subop, SubOp::Add);
+  EXPECT_TRUE(atom.has(flag::ResultUnused));
+  const Instruction& bad = k.body[11];
+  EXPECT_EQ(bad.opcode, Opcode::Unsupported);
+  EXPECT_EQ(bad.text, "frobnicate.b32");
+  EXPECT_EQ(m->describe(bad), "k.ptx:56 (x.hpp:440, inlined at k.cu:30)");
+}
+
+TEST(Parser, InlinedAtChainKeepsInnerAndOuter) {
+  const char* src = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k()
+{
+	.loc	1 56 3
+	.loc	4 69 9, function_name $L__info_string4, inlined_at 1 56 3
+	.loc	5 292 5, function_name $L__info_string5, inlined_at 4 69 9
+	exit;
+})";
+  auto m = parse(src, "x.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  const DebugLoc& d = m->functions[0].body[0].debug;
+  EXPECT_EQ(d.loc, (SourceLoc{5, 292, 5}));
+  EXPECT_EQ(d.inner, (SourceLoc{4, 69, 9}));
+  EXPECT_EQ(d.outer, (SourceLoc{1, 56, 3}));
+  EXPECT_TRUE(d.inlined());
+}
+
+TEST(Parser, SyntaxErrorHasLineColumnAndSourceLine) {
+  const char* src = ".version 8.0\n.target sm_90\n.visible .entry k()\n{\n\tadd.s32 %r1, %r2\n}\n";
+  auto m = parse(src, "bad.ptx");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().where.file, "bad.ptx");
+  EXPECT_EQ(m.error().where.line, 5);
+  EXPECT_EQ(m.error().where.column, 10);
+  EXPECT_EQ(m.error().message, "unknown register '%r1'");
+  EXPECT_EQ(m.error().source_line, "\tadd.s32 %r1, %r2");
+}
+
+TEST(Parser, MissingSemicolon) {
+  const char* src = ".version 8.0\n.visible .entry k()\n{\n.reg .b32 %r<2>;\nmov.u32 %r0, 1\nret;\n}\n";
+  auto m = parse(src, "bad.ptx");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().where.line, 6);
+  EXPECT_EQ(m.error().where.column, 1);
+  EXPECT_NE(m.error().message.find("expected ';'"), std::string::npos) << m.error().message;
+}
+
+TEST(Parser, UnknownLabelAndDirective) {
+  auto a = parse(".visible .entry k()\n{\nbra $nowhere;\n}\n", "a.ptx");
+  ASSERT_FALSE(a);
+  EXPECT_EQ(a.error().message, "unknown label '$nowhere'");
+  EXPECT_EQ(a.error().where.line, 3);
+  auto b = parse(".bogus 1;\n", "b.ptx");
+  ASSERT_FALSE(b);
+  EXPECT_EQ(b.error().where.line, 1);
+  auto c = parse(".visible .entry k()\n{\n", "c.ptx");
+  ASSERT_FALSE(c);
+}
+
+TEST(Parser, RealNvccOutput) {
+  for (const char* name : {"transpose", "reduce", "histogram", "misc", "ldmatrix"}) {
+    std::string path = std::string(WARPSCOPE_TEST_DATA) + "/ptx/" + name + ".ptx";
+    auto m = parse_file(path);
+    ASSERT_TRUE(m) << m.error().render();
+    EXPECT_EQ(m->target, "sm_90");
+    for (const auto& f : m->functions)
+      for (const auto& inst : f.body)
+        EXPECT_NE(inst.opcode, Opcode::Unsupported) << name << ": " << m->describe(inst) << " " << inst.text;
+  }
+}
+
+TEST(Parser, MissingFile) {
+  auto m = parse_file("/nonexistent/x.ptx");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().message, "cannot read '/nonexistent/x.ptx'");
+}
+
+}  // namespace
+}  // namespace warpscope::ptx
