@@ -29,7 +29,7 @@ std::string lanes_of(const std::vector<LaneView>& lanes, bool (*pick)(const Lane
 }
 
 void write_first(std::string& out, const StatementReport& s, const Behaviour& b) {
-  out += fmt::format("first: warp {}", b.first_warp);
+  out += fmt::format("; first: warp {}", b.first_warp);
   for (std::size_t i = 0; i < s.loops.size() && i < b.first_iteration.size(); ++i)
     out += fmt::format(", {}={}", s.loops[i], b.first_iteration[i]);
 }
@@ -73,12 +73,12 @@ void write_diagram(std::string& out, const BankDiagram& d) {
   for (const BankDiagram::Group& g : d.groups) {
     if (d.groups.size() > 1) out += fmt::format("      lanes {}-{}\n", g.first_lane, g.last_lane);
     for (int r = g.first_row; r < g.first_row + g.rows; ++r) {
-      std::string line = fmt::format("      wf {:>3} ", r + 1);
+      std::string line = fmt::format("      wf {:>3}", r + 1);
       for (const DiagramCell& c : d.rows[static_cast<std::size_t>(r)]) {
         if (c.lane < 0)
           line += "  .";
         else
-          line += fmt::format("{:>2}{}", c.lane, c.sharers > 1 ? "+" : " ");
+          line += fmt::format("{:>3}", fmt::format("{}{}", c.lane, c.sharers > 1 ? "+" : ""));
       }
       while (!line.empty() && line.back() == ' ') line.pop_back();
       out += line + "\n";
@@ -90,7 +90,7 @@ void write_behaviour(std::string& out, const StatementReport& s, const Behaviour
   out += fmt::format("\n  behaviour {} of {}: {}, {} {} (", index + 1, s.behaviours.size(),
                      plural(b.executions, "warp execution", "warp executions"),
                      std::popcount(b.warps) == 1 ? "warp" : "warps", ranges_text(b.warps));
-  write_first(out, s, b);
+  if (b.executions > 1) write_first(out, s, b);
   out += fmt::format("), mask {:#010x}\n", b.access.mask);
   if (const auto& c = b.cost.shared) {
     out += fmt::format("    wavefronts {}, ideal {}, bank conflicts {}\n", c->wavefronts, c->ideal_wavefronts,
