@@ -80,16 +80,17 @@ profile() {  # name, then ptxlaunch args
   local name=$1; shift
   local rep=$work/$name
   local attempt limit
-  for (( attempt = first_attempt; attempt <= 3; attempt++ )); do
+  for (( attempt = first_attempt; attempt <= 4; attempt++ )); do
     # Each attempt may run 60 s, less when the deadline is near (never under 15 s).
     limit=$(( deadline + 30 - $(elapsed) ))
     (( limit > 60 )) && limit=60
     (( limit < 15 )) && limit=15
     local opts=(--clock-control none --launch-count 1 -f -o "$rep")
     case $attempt in
-      1) opts+=(--metrics "$metrics" --section SourceCounters --import-source yes) ;;
-      2) opts+=(--metrics "$safe_metrics" --section SourceCounters) ;;
-      3) opts+=(--metrics "$safe_metrics") ;;
+      1) opts+=(--metrics "$metrics" --section SourceCounters --import-source yes --source-folders "$root/examples") ;;
+      2) opts+=(--metrics "$metrics" --section SourceCounters --import-source yes) ;;
+      3) opts+=(--metrics "$safe_metrics" --section SourceCounters) ;;
+      4) opts+=(--metrics "$safe_metrics") ;;
     esac
     echo "  [$(elapsed) s] profile attempt $attempt"
     (cd "$root/examples" && timeout -k 10 "$limit" ncu "${opts[@]}" "$launcher" "$@") \
@@ -111,8 +112,11 @@ profile() {  # name, then ptxlaunch args
 
 export_report() {  # name
   local name=$1 rep=$work/$1.ncu-rep
-  ncu --import "$rep" --page raw --csv --print-units base < /dev/null > "$work/$name.raw.csv" 2> "$work/$name.raw.err" \
-    || { echo "  raw export failed: $(tail -1 "$work/$name.raw.err")"; }
+  if ! ncu --import "$rep" --page raw --csv --print-units base < /dev/null > "$work/$name.raw.csv" 2> "$work/$name.raw.err"; then
+    echo "  raw export with --print-units base failed ($(tail -1 "$work/$name.raw.err")); retrying without"
+    ncu --import "$rep" --page raw --csv < /dev/null > "$work/$name.raw.csv" 2>> "$work/$name.raw.err" \
+      || echo "  raw export failed: $(tail -1 "$work/$name.raw.err")"
+  fi
   : > "$work/$name.source.err"
   if [[ $resolve_sources == yes ]] && ! { ncu --import "$rep" --page source --csv --print-source cuda,sass \
       --resolve-source-file "$sources" < /dev/null > "$work/$name.source.csv" 2> "$work/$name.source.err" \
@@ -149,11 +153,22 @@ while read -r name rest <&3; do
     continue
   fi
   if profile "$name" "${args[@]}"; then
-    export_report "$name"
+    # The first export runs here (it settles which export options work); the others
+    # run in the background while the GPU profiles the next launch.
+    if (( measured == 0 )); then
+      export_report "$name"
+    else
+      export_report "$name" > "$work/$name.export.log" 2>&1 &
+    fi
     measured=$((measured + 1))
   fi
 done 3< "$launches"
-echo "[$(elapsed) s] profiled $measured of $count launches"
+echo "[$(elapsed) s] profiled $measured of $count launches; waiting for the exports"
+wait
+for log in "$work"/*.export.log; do
+  [[ -s $log ]] && { echo "$(basename "$log" .export.log):"; cat "$log"; }
+done
+echo "[$(elapsed) s] exports done"
 
 python3 "$root/bench/gpu/collect_examples.py" --work "$work" --launches "$launches" \
   --device "$(paste -sd';' "$work/device.txt")" > "$out/examples_h200.jsonl" \
