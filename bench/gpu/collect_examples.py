@@ -97,7 +97,7 @@ def is_counter(column):
     return column.startswith(("L1 ", "L2 ")) or column in ("Instructions Executed", "Thread Instructions Executed")
 
 
-def source_lines(path):
+def source_lines(path, default_file=None):
     """Source page CSV, `--print-source cuda,sass`: blocks of
          "File Path",<path>  /  "Function Name",<kernel>  /  header row  /
          rows with "Line No" set (a CUDA line) each followed by its SASS rows
@@ -107,7 +107,7 @@ def source_lines(path):
     if rows is None:
         return None
     lines = {}
-    current_file, header, current = None, None, None
+    current_file, header, current = default_file, None, None
     cuda_text = sass_text = None
     expect_header = False
     for row in rows:
@@ -177,8 +177,10 @@ def main():
         record = {"name": name, "launch": launch, "device": args.device}
         profiled = os.path.exists(os.path.join(args.work, name + ".ncu-rep"))
         kernel, totals = kernel_totals(os.path.join(args.work, name + ".raw.csv"), wanted)
+        ptx = next((w for w in launch.split()[1:] if w.endswith(".ptx")), "")
+        default_file = os.path.basename(ptx)[:-4] + ".cu" if ptx else None  # if ncu names no file
         try:
-            lines = source_lines(os.path.join(args.work, name + ".source.csv"))
+            lines = source_lines(os.path.join(args.work, name + ".source.csv"), default_file)
         except Exception as error:  # keep the totals whatever the source page looks like
             print(f"collect_examples: {name}: cannot read the source page: {error}", file=sys.stderr)
             lines = None
