@@ -28,13 +28,18 @@ std::string lanes_of(const std::vector<LaneView>& lanes, bool (*pick)(const Lane
   return ranges_text(bits);
 }
 
-void write_first(std::string& out, const StatementReport& s, const Behaviour& b) {
-  out += fmt::format("; first: warp {}", b.first_warp);
+// "warps 0-7; first: warp 0, k=0" (the example shown is the first one).
+std::string where_text(const StatementReport& s, const Behaviour& b) {
+  std::string text = fmt::format("{} {}", std::popcount(b.warps) == 1 ? "warp" : "warps", ranges_text(b.warps));
+  if (b.executions == 1 && s.loops.empty()) return text;
+  text += fmt::format("; first: warp {}", b.first_warp);
   for (std::size_t i = 0; i < s.loops.size() && i < b.first_iteration.size(); ++i)
-    out += fmt::format(", {}={}", s.loops[i], b.first_iteration[i]);
+    text += fmt::format(", {}={}", s.loops[i], b.first_iteration[i]);
+  return text;
 }
 
 void write_shared_lanes(std::string& out, const Behaviour& b) {
+  const bool conflicted = b.cost.shared->bank_conflicts() > 0;
   out += "    lane  address   word  bank\n";
   for (const LaneView& l : b.lanes) {
     if (!l.active) {
@@ -42,7 +47,7 @@ void write_shared_lanes(std::string& out, const Behaviour& b) {
       continue;
     }
     const std::string bank = l.banks == 1 ? fmt::format("{}", l.bank) : fmt::format("{}-{}", l.bank, l.bank + l.banks - 1);
-    out += fmt::format("    {:>4} {:>8} {:>6} {:>5}{}\n", l.lane, l.address, l.word, bank, l.colliding ? "  <- worst bank" : "");
+    out += fmt::format("    {:>4} {:>8} {:>6} {:>5}{}\n", l.lane, l.address, l.word, bank, conflicted && l.colliding ? "  <- worst bank" : "");
   }
 }
 
@@ -87,17 +92,17 @@ void write_diagram(std::string& out, const BankDiagram& d) {
 }
 
 void write_behaviour(std::string& out, const StatementReport& s, const Behaviour& b, std::size_t index) {
-  out += fmt::format("\n  behaviour {} of {}: {}, {} {} (", index + 1, s.behaviours.size(),
-                     plural(b.executions, "warp execution", "warp executions"),
-                     std::popcount(b.warps) == 1 ? "warp" : "warps", ranges_text(b.warps));
-  if (b.executions > 1) write_first(out, s, b);
-  out += fmt::format("), mask {:#010x}\n", b.access.mask);
+  out += fmt::format("\n  behaviour {} of {}: {} ({}), mask {:#010x}\n", index + 1, s.behaviours.size(),
+                     plural(b.executions, "warp execution", "warp executions"), where_text(s, b), b.access.mask);
   if (const auto& c = b.cost.shared) {
     out += fmt::format("    wavefronts {}, ideal {}, bank conflicts {}\n", c->wavefronts, c->ideal_wavefronts,
                        c->bank_conflicts());
-    if (c->worst_degree > 1)
+    if (c->bank_conflicts() > 0)
       out += fmt::format("    worst bank {}: {}-way conflict, lanes {}\n", c->worst_bank, c->worst_degree,
                          lanes_of(b.lanes, [](const LaneView& l) { return l.colliding; }));
+    else if (c->worst_degree > 1)
+      out += fmt::format("    conflict-free: the busiest bank serves {} distinct words, no more than the ideal\n",
+                         c->worst_degree);
     else
       out += "    conflict-free: no bank serves more than one distinct word\n";
   }
