@@ -16,6 +16,7 @@ out=${1:?usage: measure_examples.sh OUTDIR [DEADLINE_SECONDS] [LAUNCHES]}
 deadline=${2:-300}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 launches=${3:-$root/examples/launches.txt}
+[[ -f $launches ]] && launches=$(cd "$(dirname "$launches")" && pwd)/$(basename "$launches")
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 start=$(date +%s)
 elapsed() { echo $(( $(date +%s) - start )); }
@@ -111,7 +112,11 @@ profile() {  # name, then ptxlaunch args
 }
 
 export_report() {  # name
+  # ncu prints CUDA source (and its per-line rows) only for files it finds on this
+  # machine: the PTX names them relative ("transpose_tiled.cu"), so run inside
+  # examples/ and also name them with --resolve-source-file.
   local name=$1 rep=$work/$1.ncu-rep
+  cd "$root/examples" || return 1
   if ! ncu --import "$rep" --page raw --csv --print-units base < /dev/null > "$work/$name.raw.csv" 2> "$work/$name.raw.err"; then
     echo "  raw export with --print-units base failed ($(tail -1 "$work/$name.raw.err")); retrying without"
     ncu --import "$rep" --page raw --csv < /dev/null > "$work/$name.raw.csv" 2>> "$work/$name.raw.err" \
@@ -129,12 +134,11 @@ export_report() {  # name
       > "$work/$name.source.csv" 2>> "$work/$name.source.err" \
       || echo "  source export failed: $(tail -1 "$work/$name.source.err")"
   fi
-  if [[ ! -s $work/$name.source.csv ]]; then  # keep at least the per-instruction view
-    ncu --import "$rep" --page source --csv --print-source sass < /dev/null \
-      > "$work/$name.sass.csv" 2>> "$work/$name.source.err" || true
-  fi
-  # (the cuda,sass view already lists every SASS instruction under its source line;
-  # the reports themselves go into ncu_reports.tar.gz)
+  # The per-instruction view (no source lines, but every SASS instruction's counters):
+  # small, and the fallback when the CUDA view is empty.
+  ncu --import "$rep" --page source --csv --print-source sass < /dev/null \
+    > "$work/$name.sass.csv" 2>> "$work/$name.source.err" || true
+  cd "$root" || return 1
 }
 
 count=0 measured=0
