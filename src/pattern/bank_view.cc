@@ -7,16 +7,6 @@ namespace warpscope::pattern {
 
 namespace {
 
-// The lanes the hardware schedules together (arch.h), and the words each lane reads.
-int group_lanes(const model::Arch& arch, const model::WarpAccess& a) {
-  const auto w = static_cast<std::size_t>(std::max(0, model::width_index(a.width)));
-  switch (a.op) {
-    case model::MemOp::SharedLoad: return arch.load_group_lanes[w];
-    case model::MemOp::SharedStore: return arch.store_group_lanes[w];
-    case model::MemOp::LdMatrix: return arch.ldmatrix_group_lanes;
-    default: return arch.atomic_group_lanes;
-  }
-}
 int words_per_lane(const model::Arch& arch, const model::WarpAccess& a) {
   if (a.op == model::MemOp::LdMatrix) return 16 / arch.bank_bytes;
   return std::max(1, a.width / arch.bank_bytes);
@@ -25,37 +15,12 @@ int lanes_taking_part(const model::WarpAccess& a) {
   return a.op == model::MemOp::LdMatrix ? 8 * a.width : model::kWarpSize;
 }
 
-}  // namespace
-
-std::vector<LaneView> lane_views(const model::Arch& arch, const model::WarpAccess& a, const model::AccessCost& cost) {
-  std::vector<LaneView> lanes;
-  const bool shared = model::space_of(a.op) == model::Space::Shared;
-  const int taking_part = lanes_taking_part(a);
-  for (int lane = 0; lane < model::kWarpSize; ++lane) {
-    LaneView v;
-    v.lane = lane;
-    v.active = a.active(lane) && lane < taking_part;
-    v.address = a.address[static_cast<std::size_t>(lane)];
-    if (v.active) {
-      v.word = v.address / static_cast<std::uint64_t>(arch.bank_bytes);
-      v.bank = static_cast<int>(v.word % static_cast<std::uint64_t>(arch.banks));
-      v.banks = shared ? words_per_lane(arch, a) : 1;
-      v.sector = v.address / static_cast<std::uint64_t>(arch.sector_bytes);
-      v.line = v.address / static_cast<std::uint64_t>(arch.line_bytes);
-      v.colliding = cost.shared && (cost.shared->colliding_lanes >> lane & 1u);
-    }
-    lanes.push_back(v);
-  }
-  return lanes;
-}
-
-BankDiagram bank_diagram(const model::Arch& arch, const model::WarpAccess& a) {
+// The diagram for lane groups of `per_group` consecutive lanes.
+BankDiagram layout(const model::Arch& arch, const model::WarpAccess& a, int per_group) {
   BankDiagram d;
-  if (model::space_of(a.op) != model::Space::Shared) return d;
   const auto banks = static_cast<std::size_t>(arch.banks);
   d.bank_load.assign(banks, 0);
   const bool per_lane = a.op == model::MemOp::SharedAtomic;  // same-address lanes serialize
-  const int per_group = group_lanes(arch, a);
   const int words = words_per_lane(arch, a);
   const int taking_part = lanes_taking_part(a);
   struct Entry {
@@ -84,8 +49,7 @@ BankDiagram bank_diagram(const model::Arch& arch, const model::WarpAccess& a) {
     if (!any) continue;
     std::size_t height = 0;
     for (const auto& entries : column) height = std::max(height, entries.size());
-    BankDiagram::Group g{first, last, static_cast<int>(d.rows.size()), static_cast<int>(height)};
-    d.groups.push_back(g);
+    d.groups.push_back({first, last, static_cast<int>(d.rows.size()), static_cast<int>(height)});
     for (std::size_t row = 0; row < height; ++row) {
       std::vector<DiagramCell> cells(banks);
       for (std::size_t b = 0; b < banks; ++b)
@@ -95,6 +59,52 @@ BankDiagram bank_diagram(const model::Arch& arch, const model::WarpAccess& a) {
     for (std::size_t b = 0; b < banks; ++b) d.bank_load[b] += static_cast<int>(column[b].size());
   }
   return d;
+}
+
+}  // namespace
+
+std::vector<LaneView> lane_views(const model::Arch& arch, const model::WarpAccess& a, const model::AccessCost& cost) {
+  std::vector<LaneView> lanes;
+  const bool shared = model::space_of(a.op) == model::Space::Shared;
+  const int taking_part = lanes_taking_part(a);
+  for (int lane = 0; lane < model::kWarpSize; ++lane) {
+    LaneView v;
+    v.lane = lane;
+    v.active = a.active(lane) && lane < taking_part;
+    v.address = a.address[static_cast<std::size_t>(lane)];
+    if (v.active) {
+      v.word = v.address / static_cast<std::uint64_t>(arch.bank_bytes);
+      v.bank = static_cast<int>(v.word % static_cast<std::uint64_t>(arch.banks));
+      v.banks = shared ? words_per_lane(arch, a) : 1;
+      v.sector = v.address / static_cast<std::uint64_t>(arch.sector_bytes);
+      v.line = v.address / static_cast<std::uint64_t>(arch.line_bytes);
+      v.colliding = cost.shared && (cost.shared->colliding_lanes >> lane & 1u);
+    }
+    lanes.push_back(v);
+  }
+  return lanes;
+}
+
+BankDiagram bank_diagram(const model::Arch& arch, const model::WarpAccess& a, const model::AccessCost& cost) {
+  if (!cost.shared) return {};
+  if (a.op == model::MemOp::LdMatrix) return layout(arch, a, 8);  // one 8x8 matrix per group
+  // The model knows how the hardware groups lanes (arch.h); the diagram takes the largest
+  // group size that gives as many non-empty groups and as many rows as the model reports,
+  // else the largest that gives as many rows.
+  BankDiagram fallback, same_rows;
+  bool have_same_rows = false;
+  for (int per_group = model::kWarpSize; per_group >= 4; per_group /= 2) {
+    BankDiagram d = layout(arch, a, per_group);
+    const bool rows_match = static_cast<int>(d.rows.size()) == cost.shared->wavefronts;
+    if (rows_match && static_cast<int>(d.groups.size()) == cost.shared->groups) return d;
+    if (rows_match && !have_same_rows) {
+      same_rows = d;
+      have_same_rows = true;
+    }
+    if (per_group == model::kWarpSize) fallback = std::move(d);
+  }
+  if (have_same_rows) return same_rows;
+  return fallback;
 }
 
 }  // namespace warpscope::pattern

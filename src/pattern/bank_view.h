@@ -9,7 +9,10 @@
 //
 // A diagram row is one wavefront of one lane group (arch.h): in each bank, the n-th row of
 // a group serves that bank's n-th distinct word (value-returning atomics: n-th lane), and
-// the cell names the lowest lane reading it; `sharers` > 1 marks a broadcast.
+// the cell names the lowest lane reading it; `sharers` > 1 marks a broadcast. The lane
+// groups are the largest (32, 16, 8 or 4 lanes; ldmatrix: 8) that give the cost model's
+// group count and whose rows add up to its wavefronts, so the picture agrees with the
+// figures printed beside it.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +54,6 @@ struct BankDiagram {
 std::vector<LaneView> lane_views(const model::Arch& arch, const model::WarpAccess& access,
                                  const model::AccessCost& cost);
 // Empty for global accesses.
-BankDiagram bank_diagram(const model::Arch& arch, const model::WarpAccess& access);
+BankDiagram bank_diagram(const model::Arch& arch, const model::WarpAccess& access, const model::AccessCost& cost);
 
 }  // namespace warpscope::pattern

@@ -50,5 +50,26 @@ TEST(PatternProperty, DiagramHeightIsTheWavefrontCount) {
   }
 }
 
+// The same for wide loads and stores, with lanes that often share addresses (the case in
+// which the hardware pairs lanes up): the diagram finds a lane grouping that reproduces the
+// model's wavefront count.
+TEST(PatternProperty, WideDiagramsAgreeWithTheModel) {
+  std::mt19937 rng(11);
+  const char* types[] = {"double", "float4", "float2", "int4"};
+  const char* ops[] = {"load", "store"};
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::string type = types[rng() % 4];
+    const std::string op = ops[rng() % 2];
+    const int shift = static_cast<int>(rng() % 3);  // lanes >> shift: pairs and quads share
+    const int mul = 1 + static_cast<int>(rng() % 9);
+    const std::string text = "shared " + type + " s[512]\n" + op + " s[(lane >> " + std::to_string(shift) +
+                             ") * " + std::to_string(mul) + " % 512]";
+    auto r = testing::analyze_text(text);
+    ASSERT_TRUE(r.ok()) << text;
+    const Behaviour& b = testing::only_behaviour(*r);
+    EXPECT_EQ(static_cast<int>(b.diagram.rows.size()), b.cost.shared->wavefronts) << text;
+  }
+}
+
 }  // namespace
 }  // namespace warpscope::pattern

@@ -106,7 +106,7 @@ class StatementRunner {
           b.first_warp = warp;
           b.first_iteration.assign(vars_.begin() + kFirstLoopVariable, vars_.end());
           b.lanes = lane_views(arch_, b.access, b.cost);
-          b.diagram = bank_diagram(arch_, b.access);
+          b.diagram = bank_diagram(arch_, b.access, b.cost);
           r.behaviours.push_back(std::move(b));
         }
         Behaviour& b = r.behaviours[it->second];
