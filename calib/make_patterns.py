@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes calib/patterns.txt: the probe patterns measured on the GPU.
+"""Writes the probe patterns measured on the GPU: `make_patterns.py patterns.txt` (round 1),
+`make_patterns.py patterns_round2.txt round2` (round 2).
 
 Random and address-sharing patterns for every op and width, designed to separate the
 hypotheses about how the hardware schedules wide and shared-address accesses (which
@@ -162,6 +163,46 @@ def key(row):
     k = f"{row[1]}{row[2]}"
     return PRIORITY.index(k) if k in PRIORITY else len(PRIORITY)
 rows.sort(key=key)  # stable: most informative first, in case the run is cut short
+
+# Round 2 (after round 1 showed where the textbook phases break): probes whose addresses
+# depend only on chosen bits of the lane index, which is what decides whether wide loads'
+# phases merge; plus re-measurements of the kernels round 1 measured wrongly (u8/u16 loads
+# that ptxas removed, and global ops whose offsets load ptxas sank under the mask).
+def lane_bit_probes():
+    out = []
+    for width in (8, 16):
+        for bits in range(32):
+            for variant in range(4):
+                keys = sorted({lane & bits for lane in range(32)})
+                if variant == 0:    # distinct addresses, as spread out as possible
+                    pool = rng.sample(range(2048 // width), len(keys))
+                elif variant == 1:  # all in one 128-byte row: no two in one bank
+                    pool = rng.sample(range(128 // width), min(len(keys), 128 // width))
+                    pool = (pool * 32)[: len(keys)]
+                else:               # random, conflicts likely
+                    pool = [rng.randrange(1024 // width) for _ in keys]
+                addr = {k: pool[i] * width for i, k in enumerate(keys)}
+                mask = FULL if variant < 3 else rand_mask()
+                out.append((f"lanebits{bits:02d}_v{variant}", "lds", width, mask, [addr[l & bits] for l in range(32)]))
+        for name, gen in [("k2", lambda: k_distinct(width, 2, 2048)), ("k4", lambda: k_distinct(width, 4, 2048))]:
+            for _ in range(6):
+                out.append((name + "_sparse", "lds", width, rng.getrandbits(32) & rng.getrandbits(32), gen()))
+    return out
+
+if len(sys.argv) > 2 and sys.argv[2] == "round2":
+    round1 = rows
+    rows = lane_bit_probes()
+    rows += [r for r in round1 if (r[1] == "lds" and r[2] in (1, 2)) or r[1] in ("ldg", "stg")]
+    check = [c for c in check if c[1] in ("ldg", "stg")]
+    for line in open(gt):
+        r = json.loads(line)
+        if r["op"] in ("lds", "ldg", "stg") and r["width"] <= 2 and r["name"] in ("stride1", "stride32", "pairs_same_word", "stride1_off4B"):
+            check.append(("gt_" + r["name"], r["op"], r["width"], int(r["mask"], 16), r["offsets"]))
+    seen = []
+    for _, op, width, _, _ in check + rows:
+        if (op, width) not in seen:
+            seen.append((op, width))
+    baselines = [("baseline", op, width, 0, [0] * 32) for op, width in seen]
 
 out = sys.stdout if len(sys.argv) < 2 else open(sys.argv[1], "w")
 for name, op, width, mask, offs in baselines + check + rows:

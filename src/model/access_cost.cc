@@ -38,7 +38,6 @@ MetricList ncu_metrics(const AccessCost& cost) {
   if (cost.shared) {
     m.emplace_back("l1tex__data_pipe_lsu_wavefronts_mem_" + suffix, cost.shared->wavefronts);
     m.emplace_back("l1tex__data_bank_conflicts_pipe_lsu_mem_" + suffix, cost.shared->bank_conflicts());
-    if (cost.op == MemOp::LdMatrix) m.emplace_back("smsp__inst_executed_op_ldsm", cost.shared->groups > 0 ? 1 : 0);
   } else if (cost.global) {
     m.emplace_back("l1tex__t_requests_pipe_lsu_mem_" + suffix, cost.global->requests);
     m.emplace_back("l1tex__t_sectors_pipe_lsu_mem_" + suffix, cost.global->sectors);

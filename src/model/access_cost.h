@@ -37,8 +37,9 @@ std::string_view ncu_op_suffix(MemOp op);
 using MetricList = std::vector<std::pair<std::string, long long>>;
 
 // The ncu metrics (names without ".sum") this cost predicts, in a fixed order:
-// shared ops give wavefronts and bank conflicts; global ops give requests and sectors;
-// ldmatrix also counts smsp__inst_executed_op_ldsm.
+// shared ops give wavefronts and bank conflicts; global ops give requests and sectors.
+// (Instruction counts such as smsp__inst_executed_op_ldsm are not a property of one access's
+// addresses: the seed's harness measured 2 for ldmatrix .x1/.x2 where ours measured 1.)
 MetricList ncu_metrics(const AccessCost& cost);
 
 }  // namespace warpscope::model

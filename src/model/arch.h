@@ -3,13 +3,20 @@
 // Every rule the model applies is a number here, so adding an architecture is adding a
 // row whose numbers were measured on that GPU (calib/ measures them).
 //
-// Shared memory is served in "lane groups": the warp's active lanes are split by lane
-// index into groups of `group_lanes` consecutive lanes; each group is scheduled on its
-// own, and a group needs as many wavefronts as its busiest bank has distinct 4-byte
-// words (loads, stores, aggregated atomics) or lanes (value-returning atomics).
+// Shared memory is served in "lane groups": the warp's lanes are split by lane index
+// into groups of `group_lanes` consecutive lanes; each group is scheduled on its own, and
+// a group needs as many wavefronts as its busiest bank has distinct 4-byte words (loads,
+// stores, aggregated atomics) or lanes (value-returning atomics).
 //
-//   width (bytes)      1   2   4   8   16        e.g. sm_90 loads:  32 32 32 32 16
-//   group_lanes        .   .   .   .   .                  stores:  32 32 32 16  8
+//   width (bytes)              1   2   4   8  16
+//   sm_90 load_group_lanes    32  32  32  16   8     (the textbook phases)
+//   sm_90 store_group_lanes   32  32  32  16   8
+//   sm_90 paired_load_lanes   32  32  32  32  16
+//
+// Paired loads: when lanes pair up, every active lane reading the same address as its
+// partner lane (L xor 1 for all lanes, or L xor 2 for all lanes; an inactive partner
+// does not count), a wide load is served in groups twice as large. Stores never pair.
+// (Measured: calib/, bench/results/h200/calibration/; L xor 3 does not pair.)
 #pragma once
 
 #include <array>
@@ -35,6 +42,8 @@ struct Arch {
   // Lanes scheduled together, per access width (see the header comment).
   std::array<int, 5> load_group_lanes{};
   std::array<int, 5> store_group_lanes{};
+  std::array<int, 5> paired_load_group_lanes{};
+  std::vector<int> load_pair_partners;  // lane xor masks that pair lanes (sm_90: 1, 2)
   int ldmatrix_group_lanes = 8;      // one 8x8 matrix: 8 row addresses
   int atomic_group_lanes = 32;       // 4-byte shared atomics
   int sector_bytes = 32;             // global memory

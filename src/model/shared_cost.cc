@@ -10,9 +10,25 @@ namespace {
 
 enum class Merge { DistinctWords, Lanes };
 
+// True if every active lane whose partner (lane xor `partner`) is active reads the same
+// address as that partner.
+bool lanes_pair_up(const WarpAccess& a, int partner) {
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const int other = lane ^ partner;
+    if (a.active(lane) && a.active(other) && a.address[lane] != a.address[other]) return false;
+  }
+  return true;
+}
+
 int group_lanes_for(const Arch& arch, const WarpAccess& a) {
   switch (a.op) {
-    case MemOp::SharedLoad: return arch.load_group_lanes[static_cast<size_t>(width_index(a.width))];
+    case MemOp::SharedLoad: {
+      const auto w = static_cast<size_t>(width_index(a.width));
+      if (arch.paired_load_group_lanes[w] != arch.load_group_lanes[w])
+        for (int partner : arch.load_pair_partners)
+          if (lanes_pair_up(a, partner)) return arch.paired_load_group_lanes[w];
+      return arch.load_group_lanes[w];
+    }
     case MemOp::SharedStore: return arch.store_group_lanes[static_cast<size_t>(width_index(a.width))];
     case MemOp::LdMatrix: return arch.ldmatrix_group_lanes;
     default: return arch.atomic_group_lanes;

@@ -1,0 +1,90 @@
+// cli_test.cc: the command line, run in-process with string streams.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+
+namespace warpscope::cli {
+namespace {
+
+struct CliRun {
+  int status;
+  std::string out, err;
+};
+
+CliRun run(std::vector<const char*> args, const std::string& input = "") {
+  args.insert(args.begin(), "warpscope");
+  std::istringstream in(input);
+  std::ostringstream out, err;
+  CommandContext ctx{in, out, err};
+  const int status = run_cli(static_cast<int>(args.size()), args.data(), ctx);
+  return {status, out.str(), err.str()};
+}
+
+std::string access_line(const std::string& op, int width, int stride) {
+  std::string s = R"({"op":")" + op + R"(","width":)" + std::to_string(width) + R"(,"mask":"0xffffffff","offsets":[)";
+  for (int i = 0; i < 32; ++i) s += (i ? "," : "") + std::to_string(i * stride);
+  return s + "]}";
+}
+
+TEST(Cli, AccessJsonlAnswersEveryLineInOrder) {
+  const CliRun r = run({"access", "--jsonl"}, access_line("lds", 4, 128) + "\n" + access_line("ldg", 4, 8) + "\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string first, second;
+  std::getline(lines, first);
+  std::getline(lines, second);
+  const auto a = nlohmann::json::parse(first), b = nlohmann::json::parse(second);
+  EXPECT_EQ(a["line"], 1);
+  EXPECT_EQ(a["metrics"]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld"], 32);
+  EXPECT_EQ(a["metrics"]["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld"], 31);
+  EXPECT_EQ(b["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld"], 1);
+  EXPECT_EQ(b["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld"], 8);
+}
+
+TEST(Cli, MalformedLinesGiveErrorObjectsAndStatusTwo) {
+  const CliRun r = run({"access", "--jsonl"}, "{\"op\":\n\n" + access_line("sts", 8, 8) + "\n\x01\xff garbage\n");
+  EXPECT_EQ(r.status, 2);
+  std::istringstream lines(r.out);
+  std::vector<nlohmann::json> rows;
+  for (std::string l; std::getline(lines, l);) rows.push_back(nlohmann::json::parse(l));
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0]["line"], 1);
+  EXPECT_EQ(rows[0]["error"], "not valid JSON");
+  EXPECT_EQ(rows[1]["error"], "empty line");
+  EXPECT_EQ(rows[2]["metrics"]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st"], 2);
+  EXPECT_EQ(rows[3]["line"], 4);
+  EXPECT_TRUE(rows[3].contains("error"));
+}
+
+TEST(Cli, AccessInWordsNamesTheCollidingLanes) {
+  const CliRun r = run({"access"}, access_line("lds", 4, 8) + "\n");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out,
+            "1: lds width 4 mask 0xffffffff: 2 wavefronts (ideal 1), 1 bank conflicts; worst: bank 0 2-way, lanes 0 16\n");
+}
+
+TEST(Cli, UnknownArchitectureIsAUsageError) {
+  const CliRun r = run({"access", "--arch", "sm_12"}, "");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("unknown architecture 'sm_12'"), std::string::npos);
+}
+
+TEST(Cli, UnknownSubcommandIsAUsageError) {
+  const CliRun r = run({"frobnicate"});
+  EXPECT_EQ(r.status, 2);
+}
+
+TEST(Cli, PatternReportsAParseErrorWithACaret) {
+  const CliRun r = run({"pattern", "-"}, "shared float s[32]\nload s[lane +* 2]\n");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("<stdin>:2:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("^"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace warpscope::cli

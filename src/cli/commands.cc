@@ -1,0 +1,37 @@
+// commands.cc: the subcommand table and the one place that turns argv into a run.
+#include <CLI/CLI.hpp>
+
+#include <array>
+#include <ostream>
+
+#include "cli/access_command.h"
+#include "cli/command.h"
+#include "cli/pattern_command.h"
+
+namespace warpscope::cli {
+
+namespace {
+constexpr std::array kCommands{
+    Command{"access", add_access_command},
+    Command{"pattern", add_pattern_command},
+};
+}  // namespace
+
+void add_commands(CLI::App& app, CommandContext& ctx) {
+  for (const Command& c : kCommands) c.add(app, ctx);
+}
+
+int run_cli(int argc, const char* const* argv, CommandContext& ctx) {
+  CLI::App app{"warpscope: what your CUDA kernels' memory accesses cost, without a GPU"};
+  app.require_subcommand(1);
+  add_commands(app, ctx);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int status = app.exit(e, ctx.out, ctx.err);
+    return status == 0 ? kExitOk : kExitBadInput;
+  }
+  return ctx.exit_code;
+}
+
+}  // namespace warpscope::cli
