@@ -69,7 +69,7 @@ const std::unordered_map<std::string_view, Modifier>& modifier_table() {
       {"to", {ModKind::Flag, flag::To}},       {"l", {ModKind::Flag, flag::Left}},
       {"r", {ModKind::Flag, flag::Right}},     {"clamp", {ModKind::Flag, flag::Clamp}},
       {"wrap", {ModKind::Flag, flag::Wrap}},   {"shiftamt", {ModKind::Flag, flag::Shiftamt}},
-      {"NaN", {ModKind::Flag, flag::NaN}},     {"relu", {ModKind::Flag, flag::Relu}},
+      {"NaN", {ModKind::Flag, flag::NaN}},       {"cc", {ModKind::Flag, flag::CarryOut}},     {"relu", {ModKind::Flag, flag::Relu}},
       {"sync", {ModKind::Ignore, 0}},          {"aligned", {ModKind::Ignore, 0}},
       {"m8n8", {ModKind::Ignore, 0}},          {"ca", {ModKind::Ignore, 0}},
       {"cg", {ModKind::Ignore, 0}},            {"cs", {ModKind::Ignore, 0}},
@@ -105,21 +105,6 @@ Sreg sreg_named(std::string_view n, bool& ok) {
   auto it = kNames.find(n);
   ok = it != kNames.end();
   return ok ? it->second : Sreg::Tid;
-}
-
-// Operands that an instruction writes (destinations), by opcode: the first operand,
-// and the second for setp/shfl's "d|p" form, except for stores and control flow.
-bool writes_first_operand(Opcode op) {
-  switch (op) {
-    case Opcode::St: case Opcode::Red: case Opcode::StMatrix: case Opcode::CpAsync:
-    case Opcode::Bra: case Opcode::Call: case Opcode::Ret: case Opcode::Exit: case Opcode::Trap:
-    case Opcode::BarSync: case Opcode::BarrierSync: case Opcode::Bar: case Opcode::BarArrive:
-    case Opcode::BarrierArrive: case Opcode::Prefetch: case Opcode::Prefetchu:
-    case Opcode::CpAsyncWait: case Opcode::Nanosleep: case Opcode::BarWarpSync:
-      return false;
-    default:
-      return true;
-  }
 }
 
 }  // namespace
@@ -223,12 +208,16 @@ void Parser::instruction(Function& f, int function_index) {
     if (inst.has(flag::Hi)) inst.cmp = Cmp::Hi;
     inst.flags &= ~(flag::Lo | flag::Hi);
   }
+  if (inst.opcode == Opcode::AddCC || inst.opcode == Opcode::SubCC || inst.opcode == Opcode::MadCC) {
+    inst.flags |= flag::CarryOut;
+    inst.opcode = inst.opcode == Opcode::AddCC ? Opcode::Add : inst.opcode == Opcode::SubCC ? Opcode::Sub : Opcode::Mad;
+  }
   // "bar" alone means bar.sync.
   if (inst.opcode == Opcode::Bar) inst.opcode = Opcode::BarSync;
   if (inst.opcode == Opcode::Call) {
     call_operands(f, inst);
   } else if (!peek().is(';')) {
-    bool pair_slot = inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl;
+    bool pair_slot = inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Match;
     for (;;) {
       if (inst.num_operands >= kMaxOperands) fail(peek(), "too many operands");
       Operand o = operand(f, inst);
@@ -410,7 +399,7 @@ void Parser::finish_function(Function& f) {
   for (const Instruction& inst : f.body) {
     count(inst.guard);
     int first_source = writes_first_operand(inst.opcode) ? 1 : 0;
-    if (inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl) first_source = 2;
+    if (inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Match) first_source = 2;
     for (int i = 0; i < inst.num_operands; ++i) {
       const Operand& o = inst.op(i);
       bool source = i >= first_source || o.kind == OperandKind::Addr;

@@ -53,6 +53,22 @@ std::optional<std::pair<Opcode, int>> find_opcode(std::string_view dotted) {
   return std::nullopt;
 }
 
+// Operands that an instruction writes (destinations), by opcode: the first operand,
+// and the second for setp/shfl's "d|p" form, except for stores and control flow.
+bool writes_first_operand(Opcode op) {
+  switch (op) {
+    case Opcode::St: case Opcode::Red: case Opcode::StMatrix: case Opcode::CpAsync:
+    case Opcode::Bra: case Opcode::Call: case Opcode::Ret: case Opcode::Exit: case Opcode::Trap:
+    case Opcode::BarSync: case Opcode::BarrierSync: case Opcode::Bar: case Opcode::BarArrive:
+    case Opcode::BarrierArrive: case Opcode::Prefetch: case Opcode::Prefetchu:
+    case Opcode::CpAsyncWait: case Opcode::Nanosleep: case Opcode::BarWarpSync:
+      return false;
+    default:
+      return true;
+  }
+}
+
+
 int type_bits(Type t) {
   switch (t) {
     case Type::None: return 0;

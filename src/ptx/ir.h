@@ -37,6 +37,10 @@ std::string_view opcode_name(Opcode op);  // "cp.async.wait_group"
 // how many parts it used: "cp.async.cg.shared.global" -> (CpAsync, 2).
 std::optional<std::pair<Opcode, int>> find_opcode(std::string_view dotted);
 
+// Whether operand 0 is a destination (false for stores, branches, barriers, ...). Setp
+// shfl and match also write operand 1 ("%p|%q", "%r|%p") when it is present.
+bool writes_first_operand(Opcode op);
+
 enum class Type : std::uint8_t {
   None, Pred, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64,
   F16, F16x2, BF16, BF16x2, TF32, F32, F64
@@ -82,6 +86,7 @@ inline constexpr std::uint32_t Shiftamt = 1u << 16;    // bfind.shiftamt
 inline constexpr std::uint32_t NaN = 1u << 17;         // min.NaN
 inline constexpr std::uint32_t ResultUnused = 1u << 18;  // atom whose destination is never read
 inline constexpr std::uint32_t Relu = 1u << 19;        // cvt.relu / max.relu
+inline constexpr std::uint32_t CarryOut = 1u << 20;    // add.cc, mad.lo.cc, addc.cc
 }  // namespace flag
 
 enum class Sreg : std::uint8_t {

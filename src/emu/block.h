@@ -1,0 +1,84 @@
+// block.h: runs one thread block to completion: warps, their divergence, barriers.
+//
+// A BlockRunner belongs to one worker thread and is reused for every block that worker
+// runs (no allocation per block once warmed up). Warps run one at a time, each until it
+// waits at a barrier or finishes; the barrier releases when its thread count has arrived.
+// If every live thread waits and the barrier cannot complete because threads exited
+// (an early return before __syncthreads), the runner warns and releases it, as the
+// hardware does.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "emu/events.h"
+#include "emu/exec.h"
+#include "emu/program.h"
+#include "emu/warp.h"
+
+namespace warpscope::emu {
+
+// Everything the workers share, read-only during a run.
+struct LaunchState {
+  const Program* program = nullptr;
+  GlobalMemory* memory = nullptr;
+  Dim3 grid, block;
+  std::uint32_t dynamic_shared_bytes = 0;
+  std::vector<std::uint8_t> params;
+  std::vector<Region> regions;
+  std::size_t first_buffer_region = 0;
+  std::uint64_t step_budget = 0;  // warp instructions per block
+  bool check_uninitialized_shared = true;
+  std::atomic<bool>* stop = nullptr;  // set when a block fails: the others stop early
+};
+
+class BlockRunner {
+ public:
+  BlockRunner(const LaunchState& launch, Listener* listener);
+
+  // Runs block `block_index` (linear). False if an error diagnostic stopped it.
+  bool run(std::uint64_t block_index);
+
+  std::vector<Diagnostic>& diagnostics() { return ctx_.diagnostics; }
+  std::uint64_t warp_instructions = 0;
+  std::uint64_t thread_instructions = 0;
+  std::vector<std::uint64_t> executed;  // warp instructions per pc
+
+ private:
+  void start_block(std::uint64_t block_index);
+  bool run_warp(Warp& w);
+  bool control(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);
+  bool barrier(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);
+  void release(int id);
+  bool release_deadlocked();
+  void advance(Warp& w, std::uint32_t mask, std::uint32_t next);
+  void diverge(Warp& w);
+  void try_reconverge(Warp& w);
+  bool call(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);
+  bool ret(Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);
+
+  const LaunchState& launch_;
+  const Program& program_;
+  Listener* listener_;
+  BlockContext ctx_;
+  std::vector<Warp> warps_;
+  std::vector<std::uint64_t> rows_;
+  std::vector<std::uint8_t> shared_, shared_written_, local_;
+  std::uint64_t steps_ = 0;
+  std::uint32_t threads_ = 0;
+
+  static constexpr int kBarriers = 16;
+  struct BarrierState {
+    std::uint32_t arrived = 0;
+    std::uint32_t expected = 0;
+    std::uint32_t pc = 0;
+    std::uint32_t popc = 0;
+    bool all = true;
+    bool any = false;
+    ptx::SubOp reduction = ptx::SubOp::None;
+  };
+  std::array<BarrierState, kBarriers> barriers_{};
+};
+
+}  // namespace warpscope::emu

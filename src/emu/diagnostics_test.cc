@@ -1,0 +1,119 @@
+// diagnostics_test.cc: bad kernels are diagnosed, not crashed on.
+#include <gtest/gtest.h>
+
+#include "emu/emu_test_util.h"
+#include "emu/program.h"
+
+namespace warpscope::emu {
+namespace {
+
+using testing::test_module;
+
+const Diagnostic* find(const RunReport& r, Diagnostic::Kind kind) {
+  for (const auto& d : r.diagnostics)
+    if (d.kind == kind) return &d;
+  return nullptr;
+}
+
+TEST(Diagnostics, EarlyReturnBeforeBarrier) {
+  GlobalMemory memory;
+  auto data = memory.allocate(128 * 4, "data");
+  auto report = run(test_module("misc"), "early_return", {{1, 1, 1}, {128, 1, 1}}, {KernelArg::of(data), KernelArg::of(100)}, memory);
+  ASSERT_TRUE(report) << report.error().render();
+  const Diagnostic* d = find(*report, Diagnostic::Kind::BarrierDivergence);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->severity, Diagnostic::Severity::Warning);
+  EXPECT_NE(d->message.find("100 of 128 threads of block (0,0,0) arrived; 28 had exited (thread (100,0,0)"),
+            std::string::npos) << d->message;
+  EXPECT_NE(d->message.find("barrier at misc.ptx:217 (misc.cu:20)"), std::string::npos) << d->message;
+  // Threads 0..27 read s[127 - t], which exited threads never wrote.
+  const Diagnostic* u = find(*report, Diagnostic::Kind::UninitializedShared);
+  ASSERT_NE(u, nullptr);
+  EXPECT_NE(u->message.find("misc.cu:21"), std::string::npos) << u->message;
+}
+
+TEST(Diagnostics, OutOfBoundsGlobalStore) {
+  GlobalMemory memory;
+  auto data = memory.allocate(32 * 4, "data");
+  auto report = run(test_module("misc"), "oob", {{1, 1, 1}, {32, 1, 1}}, {KernelArg::of(data)}, memory);
+  ASSERT_TRUE(report) << report.error().render();
+  EXPECT_TRUE(report->failed());
+  const Diagnostic* d = find(*report, Diagnostic::Kind::OutOfBounds);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->thread, (Dim3{16, 0, 0}));
+  EXPECT_NE(d->message.find("out-of-bounds global store of 4 bytes"), std::string::npos) << d->message;
+  EXPECT_NE(d->message.find("4 bytes past the end of 'data', 128 bytes"), std::string::npos) << d->message;
+  EXPECT_NE(d->message.find("thread (16,0,0)"), std::string::npos) << d->message;
+  EXPECT_NE(d->message.find("misc.cu:24"), std::string::npos) << d->message;
+}
+
+TEST(Diagnostics, StepBudgetStopsEndlessLoop) {
+  GlobalMemory memory;
+  auto flag = memory.allocate(4, "flag");
+  RunOptions options;
+  options.step_budget = 10000;
+  auto report = run(test_module("misc"), "spin", {{2, 1, 1}, {32, 1, 1}}, {KernelArg::of(flag)}, memory, options);
+  ASSERT_TRUE(report) << report.error().render();
+  const Diagnostic* d = find(*report, Diagnostic::Kind::StepBudget);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->message.find("exceeded the step budget of 10000"), std::string::npos) << d->message;
+}
+
+TEST(Diagnostics, UnsupportedInstructionWhenReached) {
+  const char* src = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u32 k_param_0)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<4>;
+	ld.param.u32 %r1, [k_param_0];
+	setp.eq.s32 %p1, %r1, 0;
+	@%p1 bra $L__done;
+	frobnicate.b32 %r2, %r1;
+$L__done:
+	ret;
+}
+)";
+  auto m = ptx::parse(src, "k.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  GlobalMemory memory;
+  auto fine = run(*m, "k", {{1, 1, 1}, {32, 1, 1}}, {KernelArg::of(0)}, memory);
+  ASSERT_TRUE(fine);
+  EXPECT_TRUE(fine->diagnostics.empty());
+  auto bad = run(*m, "k", {{1, 1, 1}, {32, 1, 1}}, {KernelArg::of(1)}, memory);
+  ASSERT_TRUE(bad);
+  ASSERT_EQ(bad->diagnostics.size(), 1u);
+  EXPECT_EQ(bad->diagnostics[0].message, "unsupported instruction 'frobnicate.b32' at k.ptx:11");
+}
+
+TEST(Diagnostics, ArgumentErrorsListParameters) {
+  GlobalMemory memory;
+  auto r = run(test_module("transpose"), "transpose_tiled", {{1, 1, 1}, {32, 8, 1}}, {KernelArg::of(1)}, memory);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message,
+            "kernel 'transpose_tiled' takes 3 parameters (u64 transpose_tiled_param_0, u64 transpose_tiled_param_1, "
+            "u32 transpose_tiled_param_2); 1 given");
+  auto k = run(test_module("transpose"), "nope", {{1, 1, 1}, {32, 1, 1}}, {}, memory);
+  ASSERT_FALSE(k);
+  EXPECT_EQ(k.error().message, "no kernel named 'nope'; kernels: transpose_naive, transpose_tiled");
+  auto big = run(test_module("transpose"), "transpose_tiled", {{1, 1, 1}, {2048, 1, 1}}, {}, memory);
+  ASSERT_FALSE(big);
+}
+
+TEST(Diagnostics, MangledKernelNames) {
+  const char* src = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                    ".visible .entry _Z3fooPf(.param .u64 p)\n{\nret;\n}\n"
+                    ".visible .entry _Z3fooPi(.param .u64 p)\n{\nret;\n}\n"
+                    ".visible .entry _Z3barv()\n{\nret;\n}\n";
+  auto m = ptx::parse(src, "m.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  EXPECT_EQ(*find_kernel(*m, "bar"), 2);
+  EXPECT_EQ(*find_kernel(*m, "_Z3fooPi"), 1);
+  auto amb = find_kernel(*m, "foo");
+  ASSERT_FALSE(amb);
+  EXPECT_EQ(amb.error().message, "kernel name 'foo' is ambiguous: _Z3fooPf, _Z3fooPi");
+}
+
+}  // namespace
+}  // namespace warpscope::emu

@@ -1,0 +1,94 @@
+// events.h: what the emulator publishes, and the listener interface analyses implement.
+//
+// Like llvm-mca's HWEventListener: the emulator knows nothing of costs. Every memory
+// instruction a warp executes in shared or global memory becomes an AccessEvent:
+//
+//   block (3,0,0) warp 2  st.shared.f32  transpose.cu:15  mask 0xffffffff
+//   access = {sts, width 4, address[lane] = shared offset}, region = "tile"
+//
+// Shared addresses are offsets in the block's shared memory; global addresses are the
+// buffers' device addresses. Local, param and const accesses produce no events.
+//
+// Threading: blocks run in parallel, one Listener per worker thread (see launch.h's
+// ListenerFactory); a listener sees whole blocks, in order within each block, and is
+// never called from two threads. Merge the per-worker listeners after run().
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "model/warp_access.h"
+#include "ptx/ir.h"
+
+namespace warpscope::emu {
+
+struct Dim3 {
+  std::uint32_t x = 1, y = 1, z = 1;
+  std::uint64_t count() const { return std::uint64_t(x) * y * z; }
+  friend bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+// A named range of memory an address may fall in: a shared variable, the dynamic
+// shared memory, or a global buffer (kernel argument or .global variable).
+struct Region {
+  std::string name;
+  model::Space space = model::Space::Shared;
+  std::uint64_t base = 0;  // shared: offset in the block's shared memory
+  std::uint64_t size = 0;
+};
+
+struct AccessEvent {
+  const ptx::Instruction* instruction = nullptr;  // in the module; ptx_line and debug loc
+  std::uint32_t pc = 0;                           // the instruction's index in the program
+  Dim3 block;
+  std::uint64_t block_index = 0;                  // linear block id
+  int warp = 0;
+  model::WarpAccess access;
+  int region = -1;  // index into RunReport::regions (the first active lane's), -1 unknown
+  bool async_copy = false;  // one half of a cp.async (global read or shared write)
+};
+
+struct BarrierEvent {
+  const ptx::Instruction* instruction = nullptr;
+  std::uint32_t pc = 0;
+  Dim3 block;
+  std::uint64_t block_index = 0;
+  int warp = 0;
+  std::uint32_t mask = 0;  // the lanes that arrived
+};
+
+struct BlockEvent {
+  Dim3 block;
+  std::uint64_t block_index = 0;
+};
+
+class Listener {
+ public:
+  virtual ~Listener() = default;
+  virtual void on_block_begin(const BlockEvent&) {}
+  virtual void on_access(const AccessEvent&) {}
+  virtual void on_barrier(const BarrierEvent&) {}
+  virtual void on_block_end(const BlockEvent&) {}
+};
+
+struct Diagnostic {
+  enum class Severity : std::uint8_t { Warning, Error };
+  enum class Kind : std::uint8_t {
+    OutOfBounds,         // error: an access outside every buffer / the shared memory
+    Misaligned,          // error: an address not a multiple of the access size
+    BarrierDivergence,   // error: a barrier not every thread of the block reaches
+    StepBudget,          // error: too many instructions (an endless loop?)
+    Unsupported,         // error: an instruction the emulator does not implement
+    Trap,                // error: the kernel executed trap
+    UninitializedShared, // warning: a shared-memory read of bytes never written
+  };
+  Severity severity = Severity::Error;
+  Kind kind = Kind::OutOfBounds;
+  std::string message;  // full sentence, with the source position
+  const ptx::Instruction* instruction = nullptr;
+  Dim3 block;
+  Dim3 thread;
+  std::uint64_t count = 1;  // how many times it happened (same kind and instruction)
+};
+
+}  // namespace warpscope::emu

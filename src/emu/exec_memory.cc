@@ -1,0 +1,213 @@
+// exec_memory.cc: ld/st/atom/red of every state space and vector width, ldmatrix,
+// stmatrix and cp.async; publishes an AccessEvent for each shared or global access.
+//
+// Each lane's address is resolved to a state space and a host pointer first (generic
+// addresses through the windows of memory.h), with bounds and alignment checked; then
+// the data moves; then the lanes that touched shared or global memory become events.
+#include <atomic>
+#include <cstring>
+
+#include "emu/exec.h"
+#include "emu/lanes.h"
+#include "emu/memory_access.h"
+
+namespace warpscope::emu {
+namespace {
+
+using ptx::Opcode;
+using ptx::SubOp;
+using ptx::Type;
+
+std::uint64_t load_value(const std::uint8_t* p, int bytes, bool is_signed) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, p, static_cast<std::size_t>(bytes));
+  if (is_signed && bytes < 8) {
+    int shift = 64 - 8 * bytes;
+    v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift);
+  }
+  return v;
+}
+
+bool exec_load_store(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
+  bool store = op.opcode == Opcode::St;
+  int elem = ptx::type_bits(op.type) / 8;
+  if (elem <= 0 || elem > 16) return unsupported(op, w, mask, ctx);
+  int width = elem * op.vec;
+  LaneAccess acc;
+  if (!resolve(op, op.space, op.addr, op.offset, width, store ? Intent::Write : Intent::Read, w, mask, ctx, acc))
+    return false;
+  bool is_signed = ptx::is_signed(op.type);
+  if (store) {
+    for_lanes(mask, [&](int l) {
+      for (int k = 0; k < op.vec; ++k) {
+        std::uint64_t v = w.row(op.src[static_cast<std::size_t>(k)])[l];
+        std::memcpy(acc.ptr[l] + k * elem, &v, static_cast<std::size_t>(elem));
+      }
+    });
+  } else {
+    for_lanes(mask, [&](int l) {
+      for (int k = 0; k < op.vec; ++k)
+        w.row(op.dst[static_cast<std::size_t>(k)])[l] = load_value(acc.ptr[l] + k * elem, elem, is_signed);
+    });
+  }
+  publish(op, w, acc, store ? model::MemOp::SharedStore : model::MemOp::SharedLoad,
+          store ? model::MemOp::GlobalStore : model::MemOp::GlobalLoad, width, ctx);
+  return true;
+}
+
+// new value of an atomic, from the old one.
+template <class T>
+T atomic_result(SubOp op, T old, T b, T c) {
+  switch (op) {
+    case SubOp::Add: return static_cast<T>(old + b);
+    case SubOp::Min: return b < old ? b : old;
+    case SubOp::Max: return b > old ? b : old;
+    case SubOp::Exch: return b;
+    case SubOp::Cas: return old == b ? c : old;
+    default: break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case SubOp::Inc: return old >= b ? T(0) : static_cast<T>(old + 1);
+      case SubOp::Dec: return (old == 0 || old > b) ? b : static_cast<T>(old - 1);
+      case SubOp::And: return static_cast<T>(old & b);
+      case SubOp::Or: return static_cast<T>(old | b);
+      case SubOp::Xor: return static_cast<T>(old ^ b);
+      default: break;
+    }
+  }
+  return old;
+}
+
+template <class T, class Bits>
+Bits rmw(std::uint8_t* p, bool concurrent, SubOp op, std::uint64_t b, std::uint64_t c) {
+  auto f = [&](Bits old_bits) {
+    T old = from_bits<T>(old_bits);
+    return static_cast<Bits>(to_bits<T>(atomic_result<T>(op, old, from_bits<T>(b), from_bits<T>(c))));
+  };
+  Bits* word = reinterpret_cast<Bits*>(p);
+  if (!concurrent) {
+    Bits old = *word;
+    *word = f(old);
+    return old;
+  }
+  std::atomic_ref<Bits> ref(*word);
+  Bits old = ref.load(std::memory_order_relaxed);
+  while (!ref.compare_exchange_weak(old, f(old), std::memory_order_relaxed)) {
+  }
+  return old;
+}
+
+bool exec_atomic(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
+  bool is_red = op.opcode == Opcode::Red;
+  int bytes = ptx::type_bits(op.type) / 8;
+  if (bytes != 4 && bytes != 8) return unsupported(op, w, mask, ctx);
+  LaneAccess acc;
+  if (!resolve(op, op.space, op.addr, op.offset, bytes, Intent::Atomic, w, mask, ctx, acc)) return false;
+  const std::uint64_t* b = w.row(op.src[0]);
+  const std::uint64_t* c = op.nsrc > 1 ? w.row(op.src[1]) : b;
+  std::uint64_t* d = is_red ? nullptr : w.row(op.dst[0]);
+  bool ok = true;
+  for_lanes(mask, [&](int l) {
+    bool concurrent = acc.where[l] == Where::Global;
+    std::uint64_t old = 0;
+    bool handled = with_type(op.type, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (sizeof(T) == 4) {
+        old = rmw<T, std::uint32_t>(acc.ptr[l], concurrent, op.subop, b[l], c[l]);
+      } else if constexpr (sizeof(T) == 8) {
+        old = rmw<T, std::uint64_t>(acc.ptr[l], concurrent, op.subop, b[l], c[l]);
+      }
+    });
+    if (!handled) ok = false;
+    if (d) d[l] = ptx::is_signed(op.type) && bytes == 4 ? to_bits<std::int32_t>(static_cast<std::int32_t>(old)) : old;
+  });
+  if (!ok) return unsupported(op, w, mask, ctx);
+  // ptxas turns a shared add of 1 whose result is unused into ATOMS.POPC.INC.
+  model::MemOp shared_op = model::MemOp::SharedAtomic;
+  bool unused = is_red || op.has(ptx::flag::ResultUnused);
+  if (unused && op.subop == SubOp::Add && (op.type == Type::U32 || op.type == Type::S32) &&
+      op.src[0] >= ctx.program->first_constant_row &&
+      ctx.program->constants[op.src[0] - ctx.program->first_constant_row] == 1)
+    shared_op = model::MemOp::SharedAtomicAggregated;
+  publish(op, w, acc, shared_op, model::MemOp::GlobalReduction, bytes, ctx);
+  return true;
+}
+
+// ldmatrix/stmatrix .m8n8 .b16: lanes 8k..8k+7 hold the row addresses of matrix k.
+bool exec_matrix(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
+  int count = op.vec;
+  std::uint32_t row_lanes = count == 4 ? 0xffffffffu : ((1u << (8 * count)) - 1);
+  std::uint32_t rows_mask = mask & row_lanes;
+  bool store = op.opcode == Opcode::StMatrix;
+  LaneAccess acc;
+  if (!resolve(op, op.space, op.addr, op.offset, 16, store ? Intent::Write : Intent::Read, w, rows_mask, ctx, acc))
+    return false;
+  bool trans = op.has(ptx::flag::Trans);
+  for (int k = 0; k < count; ++k) {
+    for_lanes(mask, [&](int l) {
+      int quad = l % 4, group = l / 4;
+      for (int e = 0; e < 2; ++e) {
+        // Element (row, col) of matrix k that half e of lane l's register k holds.
+        int row = trans ? 2 * quad + e : group;
+        int col = trans ? group : 2 * quad + e;
+        int src_lane = 8 * k + row;
+        if (!((rows_mask >> src_lane) & 1u)) continue;
+        std::uint8_t* p = acc.ptr[src_lane] + 2 * col;
+        if (store) {
+          auto v = static_cast<std::uint16_t>(w.row(op.src[static_cast<std::size_t>(k)])[l] >> (16 * e));
+          std::memcpy(p, &v, 2);
+        } else {
+          std::uint16_t v;
+          std::memcpy(&v, p, 2);
+          std::uint64_t& r = w.row(op.dst[static_cast<std::size_t>(k)])[l];
+          r = (e == 0 ? 0 : (r & 0xffffu)) | (static_cast<std::uint64_t>(v) << (16 * e));
+        }
+      }
+    });
+  }
+  acc.mask = rows_mask;
+  if (store) {
+    publish(op, w, acc, model::MemOp::SharedStore, model::MemOp::GlobalStore, 16, ctx);
+  } else {
+    publish(op, w, acc, model::MemOp::LdMatrix, model::MemOp::GlobalLoad, count, ctx);
+  }
+  return true;
+}
+
+// cp.async.ca/cg.shared.global [dst], [src], cp-size{, src-size}: a copy, published as a
+// global read and a shared write.
+bool exec_cp_async(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
+  if (op.nsrc < 1 || op.addr2 == kNoRow) return unsupported(op, w, mask, ctx);
+  int first = std::countr_zero(mask == 0 ? 1u : mask);
+  auto size = static_cast<int>(w.row(op.src[0])[first]);
+  if (size != 4 && size != 8 && size != 16) return unsupported(op, w, mask, ctx);
+  LaneAccess src, dst;
+  if (!resolve(op, ptx::Space::Global, op.addr2, op.offset2, size, Intent::Read, w, mask, ctx, src)) return false;
+  if (!resolve(op, ptx::Space::Shared, op.addr, op.offset, size, Intent::Write, w, mask, ctx, dst)) return false;
+  const std::uint64_t* src_size = op.nsrc > 1 ? w.row(op.src[1]) : nullptr;
+  for_lanes(mask, [&](int l) {
+    int n = src_size ? static_cast<int>(src_size[l]) : size;
+    if (n > size) n = size;
+    std::memcpy(dst.ptr[l], src.ptr[l], static_cast<std::size_t>(n));
+    if (n < size) std::memset(dst.ptr[l] + n, 0, static_cast<std::size_t>(size - n));
+  });
+  publish(op, w, src, model::MemOp::SharedLoad, model::MemOp::GlobalLoad, size, ctx, true);
+  publish(op, w, dst, model::MemOp::SharedStore, model::MemOp::GlobalStore, size, ctx, true);
+  return true;
+}
+
+}  // namespace
+
+bool exec_memory(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
+  if (mask == 0) return true;
+  switch (op.opcode) {
+    case Opcode::Ld: case Opcode::Ldu: case Opcode::St: return exec_load_store(op, w, mask, ctx);
+    case Opcode::Atom: case Opcode::Red: return exec_atomic(op, w, mask, ctx);
+    case Opcode::LdMatrix: case Opcode::StMatrix: return exec_matrix(op, w, mask, ctx);
+    case Opcode::CpAsync: return exec_cp_async(op, w, mask, ctx);
+    default: return unsupported(op, w, mask, ctx);
+  }
+}
+
+}  // namespace warpscope::emu

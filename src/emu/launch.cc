@@ -1,0 +1,171 @@
+// launch.cc: argument checks, the parameter buffer, and blocks spread over workers.
+#include "emu/launch.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "emu/block.h"
+#include "emu/program.h"
+
+namespace warpscope::emu {
+namespace {
+
+Status check_config(const LaunchConfig& c) {
+  if (c.grid.count() == 0 || c.block.count() == 0) return make_error("grid and block dimensions must be positive");
+  if (c.block.count() > 1024)
+    return make_error("a block has at most 1024 threads; " + std::to_string(c.block.count()) + " requested");
+  if (c.block.z > 64) return make_error("block z dimension is at most 64");
+  if (c.grid.y > 65535 || c.grid.z > 65535) return make_error("grid y and z dimensions are at most 65535");
+  return Ok{};
+}
+
+}  // namespace
+
+bool RunReport::failed() const {
+  return std::any_of(diagnostics.begin(), diagnostics.end(),
+                     [](const Diagnostic& d) { return d.severity == Diagnostic::Severity::Error; });
+}
+
+std::string describe_params(const ptx::Module& module, int kernel) {
+  std::string out;
+  for (int id : module.functions[static_cast<std::size_t>(kernel)].params) {
+    const ptx::Variable& v = module.variables[static_cast<std::size_t>(id)];
+    if (!out.empty()) out += ", ";
+    out += std::string(ptx::type_name(v.type));
+    if (v.size != static_cast<std::uint64_t>(ptx::type_bits(v.type) / 8)) out += "[" + std::to_string(v.size) + " bytes]";
+    out += " " + v.name;
+  }
+  return out.empty() ? "no parameters" : out;
+}
+
+Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name, const LaunchConfig& config,
+                        const std::vector<KernelArg>& args, GlobalMemory& memory, const RunOptions& options,
+                        const ListenerFactory& listeners) {
+  auto kernel = find_kernel(module, kernel_name);
+  if (!kernel) return kernel.error();
+  if (auto s = check_config(config); !s) return s.error();
+  auto program = link(module, *kernel, memory);
+  if (!program) return program.error();
+  const Program& p = *program;
+  if (args.size() != p.params.size())
+    return make_error("kernel '" + p.name + "' takes " + std::to_string(p.params.size()) + " parameters (" +
+                      describe_params(module, *kernel) + "); " + std::to_string(args.size()) + " given");
+  LaunchState launch;
+  launch.program = &p;
+  launch.memory = &memory;
+  launch.grid = config.grid;
+  launch.block = config.block;
+  launch.dynamic_shared_bytes = config.dynamic_shared_bytes;
+  launch.step_budget = options.step_budget;
+  launch.check_uninitialized_shared = options.check_uninitialized_shared;
+  launch.params.assign(p.param_bytes, 0);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const KernelParam& kp = p.params[i];
+    if (args[i].bytes.size() != kp.size)
+      return make_error("argument " + std::to_string(i + 1) + " of kernel '" + p.name + "' has " +
+                        std::to_string(args[i].bytes.size()) + " bytes but parameter '" + kp.name + "' (" +
+                        std::string(ptx::type_name(kp.type)) + ") takes " + std::to_string(kp.size) +
+                        "; parameters: " + describe_params(module, *kernel));
+    std::memcpy(launch.params.data() + kp.offset, args[i].bytes.data(), kp.size);
+  }
+  // Regions: the shared variables, then every global buffer.
+  launch.regions = p.regions;
+  for (Region& r : launch.regions)
+    if (r.size == 0 && r.space == model::Space::Shared) r.size = config.dynamic_shared_bytes;
+  launch.first_buffer_region = launch.regions.size();
+  for (const auto& b : memory.buffers()) launch.regions.push_back(Region{b->name, model::Space::Global, b->base, b->size});
+
+  std::vector<std::uint64_t> blocks = options.blocks;
+  std::uint64_t total = config.grid.count();
+  if (blocks.empty()) {
+    blocks.resize(total);
+    for (std::uint64_t i = 0; i < total; ++i) blocks[i] = i;
+  }
+  for (std::uint64_t b : blocks)
+    if (b >= total) return make_error("block " + std::to_string(b) + " is outside the grid of " + std::to_string(total));
+
+  int workers = options.workers > 0 ? options.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  workers = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(workers), blocks.size()));
+  std::atomic<bool> stop{false};
+  launch.stop = &stop;
+  std::atomic<std::size_t> next{0};
+
+  RunReport report;
+  report.workers = workers;
+  report.listeners.resize(static_cast<std::size_t>(workers));
+  for (auto& l : report.listeners)
+    if (listeners) l = listeners();
+  struct WorkerResult {
+    std::vector<std::pair<std::uint64_t, Diagnostic>> diagnostics;  // with the block index
+    std::uint64_t warp_instructions = 0, thread_instructions = 0, blocks = 0;
+    std::vector<std::uint64_t> executed;
+  };
+  std::vector<WorkerResult> results(static_cast<std::size_t>(workers));
+  auto start = std::chrono::steady_clock::now();
+  auto work = [&](int index) {
+    BlockRunner runner(launch, report.listeners[static_cast<std::size_t>(index)].get());
+    WorkerResult& r = results[static_cast<std::size_t>(index)];
+    std::size_t seen = 0;
+    for (;;) {
+      if (stop.load(std::memory_order_relaxed)) break;
+      std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= blocks.size()) break;
+      bool ok = runner.run(blocks[i]);
+      ++r.blocks;
+      auto& diags = runner.diagnostics();
+      for (std::size_t k = seen; k < diags.size(); ++k) r.diagnostics.emplace_back(blocks[i], diags[k]);
+      seen = diags.size();
+      if (!ok) stop.store(true);
+    }
+    // Counts of repeated diagnostics grew after they were copied: take the final ones.
+    for (std::size_t k = 0; k < r.diagnostics.size(); ++k) r.diagnostics[k].second.count = runner.diagnostics()[k].count;
+    r.warp_instructions = runner.warp_instructions;
+    r.thread_instructions = runner.thread_instructions;
+    r.executed = std::move(runner.executed);
+  };
+  if (workers == 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> threads;
+    for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
+    for (auto& t : threads) t.join();
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  // Merge: one diagnostic per (kind, instruction), the one from the lowest block.
+  std::map<std::pair<int, const void*>, std::pair<std::uint64_t, Diagnostic>> merged;
+  report.executed.assign(p.code.size(), 0);
+  for (WorkerResult& r : results) {
+    report.blocks_run += r.blocks;
+    report.warp_instructions += r.warp_instructions;
+    report.thread_instructions += r.thread_instructions;
+    for (std::size_t pc = 0; pc < r.executed.size(); ++pc) report.executed[pc] += r.executed[pc];
+    for (auto& [block, d] : r.diagnostics) {
+      auto key = std::make_pair(static_cast<int>(d.kind), static_cast<const void*>(d.instruction));
+      auto it = merged.find(key);
+      if (it == merged.end()) {
+        merged.emplace(key, std::make_pair(block, d));
+      } else {
+        std::uint64_t count = it->second.second.count + d.count;
+        if (block < it->second.first) it->second = {block, d};
+        it->second.second.count = count;
+      }
+    }
+  }
+  std::vector<std::pair<std::uint64_t, Diagnostic>> sorted;
+  for (auto& [key, v] : merged) sorted.push_back(std::move(v));
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    if (a.second.severity != b.second.severity) return a.second.severity > b.second.severity;  // errors first
+    return a.first < b.first;
+  });
+  for (auto& [block, d] : sorted) report.diagnostics.push_back(std::move(d));
+  report.regions = launch.regions;
+  for (const Op& op : p.code) report.instructions.push_back(op.origin);
+  return report;
+}
+
+}  // namespace warpscope::emu

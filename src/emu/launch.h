@@ -1,0 +1,81 @@
+// launch.h: running a kernel over a grid: the library entry point of the emulator.
+//
+//   emu::GlobalMemory memory;
+//   auto in = memory.allocate(n * 4, "in");   auto out = memory.allocate(n * 4, "out");
+//   auto report = emu::run(module, "transpose", {{32, 32}, {32, 8}},
+//                          {emu::KernelArg::of(out), emu::KernelArg::of(in), emu::KernelArg::of(1024)},
+//                          memory, {}, [] { return std::make_unique<MyListener>(); });
+//
+// Blocks run in parallel on `workers` threads. Each worker gets its own listener from the
+// factory and sees whole blocks; RunReport::listeners holds them, in worker order, for
+// the caller to merge. Setup problems (unknown kernel, wrong arguments, link errors) are
+// Error values; problems found while running are RunReport::diagnostics.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emu/events.h"
+#include "emu/memory.h"
+#include "ptx/ir.h"
+#include "support/expected.h"
+
+namespace warpscope::emu {
+
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  std::uint32_t dynamic_shared_bytes = 0;
+};
+
+// A kernel argument's bytes, as they go into the parameter buffer (pointers: the
+// buffer's device address as 8 bytes).
+struct KernelArg {
+  std::vector<std::uint8_t> bytes;
+  template <class T>
+  static KernelArg of(T value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    KernelArg a;
+    a.bytes.resize(sizeof(T));
+    std::memcpy(a.bytes.data(), &value, sizeof(T));
+    return a;
+  }
+};
+
+struct RunOptions {
+  int workers = 0;                          // 0: one per hardware thread
+  std::vector<std::uint64_t> blocks;        // linear block ids to run; empty: every block
+  std::uint64_t step_budget = 1ull << 24;   // warp instructions per block
+  bool check_uninitialized_shared = true;   // warn on shared reads of never-written bytes
+};
+
+using ListenerFactory = std::function<std::unique_ptr<Listener>()>;
+
+struct RunReport {
+  std::vector<Diagnostic> diagnostics;  // first occurrence of each (kind, instruction), with counts
+  std::uint64_t blocks_run = 0;
+  std::uint64_t warp_instructions = 0;
+  std::uint64_t thread_instructions = 0;
+  double seconds = 0;
+  int workers = 0;
+  std::vector<Region> regions;  // AccessEvent::region indexes this
+  std::vector<std::unique_ptr<Listener>> listeners;  // one per worker
+  std::vector<std::uint64_t> executed;               // warp instructions per program index
+  std::vector<const ptx::Instruction*> instructions; // program index -> instruction
+
+  bool failed() const;  // an error diagnostic was raised
+};
+
+Expected<RunReport> run(const ptx::Module& module, std::string_view kernel, const LaunchConfig& config,
+                        const std::vector<KernelArg>& args, GlobalMemory& memory, const RunOptions& options = {},
+                        const ListenerFactory& listeners = {});
+
+// The kernel's parameters as text, for messages: "u64 out, u64 in, u32 n".
+std::string describe_params(const ptx::Module& module, int kernel);
+
+}  // namespace warpscope::emu

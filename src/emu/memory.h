@@ -1,0 +1,66 @@
+// memory.h: the global memory model and the address windows of the generic space.
+//
+// Generic 64-bit addresses, as a kernel sees them after cvta:
+//
+//   0x0000_7e00_0000_0000 + off   shared memory of the running block (off < 4 GiB)
+//   0x0000_7f00_0000_0000 + off   local memory of the running thread
+//   anything else                 global memory: buffers at cudaMalloc-like addresses
+//
+// Global buffers start 256-byte aligned (as cudaMalloc's) with unmapped gaps between
+// them, so an access past one buffer's end is reported rather than landing in the next.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace warpscope::emu {
+
+inline constexpr std::uint64_t kSharedWindow = 0x00007e0000000000ull;
+inline constexpr std::uint64_t kLocalWindow = 0x00007f0000000000ull;
+inline constexpr std::uint64_t kWindowSize = 0x0000000100000000ull;
+inline constexpr std::uint64_t kFirstBuffer = 0x0000000700000000ull;
+
+inline bool in_shared_window(std::uint64_t a) { return a - kSharedWindow < kWindowSize; }
+inline bool in_local_window(std::uint64_t a) { return a - kLocalWindow < kWindowSize; }
+
+struct Buffer {
+  std::string name;  // "arg0", "counter" (a .global variable), ...
+  std::uint64_t base = 0;
+  std::uint64_t size = 0;
+  int index = 0;  // position in GlobalMemory::buffers()
+  std::unique_ptr<std::uint8_t[]> bytes;
+};
+
+// Buffers the caller allocates before a run; the emulator reads and writes their bytes
+// from several threads (atomics use std::atomic_ref). Allocation is not thread-safe:
+// allocate before run().
+class GlobalMemory {
+ public:
+  // A zeroed buffer; returns its device address.
+  std::uint64_t allocate(std::uint64_t size, std::string name);
+  // A buffer holding `data`.
+  std::uint64_t allocate(std::span<const std::uint8_t> data, std::string name);
+
+  // The buffer holding [address, address + size), or nullptr.
+  const Buffer* find(std::uint64_t address, std::uint64_t size) const;
+  // The buffer whose range is nearest below `address` (for messages), or nullptr.
+  const Buffer* nearest(std::uint64_t address) const;
+  // Host view of a buffer's bytes by its base address (empty if unknown).
+  std::span<std::uint8_t> bytes(std::uint64_t base);
+  std::span<const std::uint8_t> bytes(std::uint64_t base) const;
+
+  const std::vector<std::unique_ptr<Buffer>>& buffers() const { return buffers_; }
+
+  // Addresses of module variables (.global/.const) allocated for a module, by key.
+  std::uint64_t* symbol_slot(const void* key);
+
+ private:
+  std::vector<std::unique_ptr<Buffer>> buffers_;  // sorted by base (allocation order)
+  std::uint64_t next_ = kFirstBuffer;
+  std::vector<std::pair<const void*, std::uint64_t>> symbols_;
+};
+
+}  // namespace warpscope::emu

@@ -1,0 +1,190 @@
+// memory_access.cc: address resolution with diagnostics, and access events.
+#include "emu/memory_access.h"
+
+#include <cstdio>
+
+#include "emu/lanes.h"
+
+namespace warpscope::emu {
+namespace {
+
+std::string hex(std::uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string dim(const Dim3& d) {
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+const char* verb(Intent i) { return i == Intent::Read ? "load" : i == Intent::Write ? "store" : "atomic"; }
+
+bool out_of_bounds(const Op& op, Warp& w, int lane, Where where, std::uint64_t a, int width, Intent intent,
+                   BlockContext& ctx) {
+  (void)op;
+  std::string what;
+  if (where == Where::Shared) {
+    what = "shared " + std::string(verb(intent)) + " of " + std::to_string(width) + " bytes at offset " + hex(a) +
+           " (the block has " + std::to_string(ctx.shared_size) + " bytes of shared memory)";
+  } else if (where == Where::Local) {
+    what = "local " + std::string(verb(intent)) + " of " + std::to_string(width) + " bytes at offset " + hex(a) +
+           " (each thread has " + std::to_string(ctx.local_size) + " bytes of local memory)";
+  } else if (where == Where::Param) {
+    what = "parameter " + std::string(verb(intent)) + " at offset " + hex(a);
+  } else {
+    what = "global " + std::string(verb(intent)) + " of " + std::to_string(width) + " bytes at " + hex(a);
+    const Buffer* near = ctx.memory->nearest(a);
+    if (near != nullptr && a >= near->base) {
+      what += " (" + std::to_string(a + static_cast<std::uint64_t>(width) - near->base - near->size) +
+              " bytes past the end of '" + near->name + "', " + std::to_string(near->size) + " bytes)";
+    } else if (near != nullptr) {
+      what += " (" + std::to_string(near->base - a) + " bytes before '" + near->name + "')";
+    } else {
+      what += " (no buffer there)";
+    }
+  }
+  ctx.diagnose(Diagnostic::Kind::OutOfBounds, Diagnostic::Severity::Error, w.index, lane,
+               "out-of-bounds " + what + " by block " + dim(ctx.block) + " thread " +
+                   dim(ctx.thread_of(w.index, lane)) + " at " + ctx.where());
+  return false;
+}
+
+}  // namespace
+
+bool resolve(const Op& op, ptx::Space space, std::uint32_t row, std::int64_t offset, int width, Intent intent,
+             Warp& w, std::uint32_t mask, BlockContext& ctx, LaneAccess& out) {
+  out.mask = mask;
+  out.shared_lanes = out.global_lanes = 0;
+  const std::uint64_t* base = w.row(row);
+  auto uwidth = static_cast<std::uint64_t>(width);
+  bool ok = true;
+  for_lanes(mask, [&](int l) {
+    if (!ok) return;
+    std::uint64_t a = base[l] + static_cast<std::uint64_t>(offset);
+    Where where;
+    switch (space) {
+      case ptx::Space::Shared: where = Where::Shared; break;
+      case ptx::Space::Local: where = Where::Local; break;
+      case ptx::Space::Param: where = Where::Param; break;
+      case ptx::Space::Global: case ptx::Space::Const: where = Where::Global; break;
+      default:
+        if (in_shared_window(a)) {
+          where = Where::Shared;
+          a -= kSharedWindow;
+        } else if (in_local_window(a)) {
+          where = Where::Local;
+          a -= kLocalWindow;
+        } else {
+          where = Where::Global;
+        }
+    }
+    if (width > 1 && (a & (uwidth - 1)) != 0 && (width & (width - 1)) == 0) {
+      ctx.diagnose(Diagnostic::Kind::Misaligned, Diagnostic::Severity::Error, w.index, l,
+                   "misaligned " + std::string(verb(intent)) + " of " + std::to_string(width) + " bytes at " +
+                       hex(a) + " by block " + dim(ctx.block) + " thread " + dim(ctx.thread_of(w.index, l)) +
+                       " at " + ctx.where());
+      ok = false;
+      return;
+    }
+    std::uint8_t* p = nullptr;
+    switch (where) {
+      case Where::Shared:
+        if (a + uwidth > ctx.shared_size || a >= ctx.shared_size) {
+          ok = out_of_bounds(op, w, l, where, a, width, intent, ctx);
+          return;
+        }
+        p = ctx.shared + a;
+        out.shared_lanes |= 1u << l;
+        if (ctx.shared_written != nullptr) {
+          std::uint8_t* flags = ctx.shared_written + a;
+          if (intent == Intent::Read) {
+            bool all = true;
+            for (int i = 0; i < width; ++i) all &= flags[i] != 0;
+            if (!all)
+              ctx.diagnose(Diagnostic::Kind::UninitializedShared, Diagnostic::Severity::Warning, w.index, l,
+                           "shared load at offset " + hex(a) + " reads bytes never written in block " +
+                               dim(ctx.block) + " (thread " + dim(ctx.thread_of(w.index, l)) + ") at " + ctx.where());
+          } else {
+            for (int i = 0; i < width; ++i) flags[i] = 1;
+          }
+        }
+        break;
+      case Where::Local: {
+        if (a + uwidth > ctx.local_size || a >= ctx.local_size) {
+          ok = out_of_bounds(op, w, l, where, a, width, intent, ctx);
+          return;
+        }
+        std::size_t thread = static_cast<std::size_t>(w.index) * 32 + static_cast<std::size_t>(l);
+        p = ctx.local + thread * ctx.local_size + a;
+        break;
+      }
+      case Where::Param:
+        if (a + uwidth > ctx.param_size || intent != Intent::Read) {
+          ok = out_of_bounds(op, w, l, where, a, width, intent, ctx);
+          return;
+        }
+        p = const_cast<std::uint8_t*>(ctx.params) + a;
+        break;
+      case Where::Global: {
+        const Buffer* b = ctx.last_buffer;
+        if (b == nullptr || a - b->base + uwidth > b->size || a < b->base) {
+          b = ctx.memory->find(a, uwidth);
+          if (b == nullptr) {
+            ok = out_of_bounds(op, w, l, where, a, width, intent, ctx);
+            return;
+          }
+          ctx.last_buffer = b;
+        }
+        if (out.global_lanes == 0) out.buffer = b;
+        p = b->bytes.get() + (a - b->base);
+        out.global_lanes |= 1u << l;
+        break;
+      }
+    }
+    out.ptr[l] = p;
+    out.addr[l] = a;
+    out.where[l] = where;
+  });
+  return ok;
+}
+
+void publish(const Op& op, const Warp& w, const LaneAccess& acc, model::MemOp shared_op, model::MemOp global_op,
+             int width, BlockContext& ctx, bool async_copy) {
+  if (ctx.listener == nullptr) return;
+  auto send = [&](std::uint32_t lanes, model::MemOp mem_op, bool shared) {
+    if (lanes == 0) return;
+    AccessEvent e;
+    e.instruction = op.origin;
+    e.pc = ctx.pc;
+    e.block = ctx.block;
+    e.block_index = ctx.block_index;
+    e.warp = w.index;
+    e.access.op = mem_op;
+    e.access.width = width;
+    e.access.mask = lanes;
+    for_lanes(lanes, [&](int l) { e.access.address[static_cast<std::size_t>(l)] = acc.addr[static_cast<std::size_t>(l)]; });
+    e.async_copy = async_copy;
+    int first = std::countr_zero(lanes);
+    if (shared) {
+      e.region = op.region;
+      if (e.region < 0) {
+        std::uint64_t a = acc.addr[static_cast<std::size_t>(first)];
+        for (std::size_t i = 0; i < ctx.first_buffer_region; ++i) {
+          const Region& r = (*ctx.regions)[i];
+          if (a >= r.base && a < r.base + r.size) {
+            e.region = static_cast<int>(i);
+            break;
+          }
+        }
+      }
+    } else if (acc.buffer != nullptr) {
+      e.region = static_cast<int>(ctx.first_buffer_region) + acc.buffer->index;
+    }
+    ctx.listener->on_access(e);
+  };
+  send(acc.shared_lanes & acc.mask, shared_op, true);
+  send(acc.global_lanes & acc.mask, global_op, false);
+}
+
+}  // namespace warpscope::emu

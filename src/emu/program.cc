@@ -1,0 +1,400 @@
+// program.cc: links a kernel and its callees into one flat program (see program.h).
+#include "emu/program.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+namespace warpscope::emu {
+namespace {
+
+using ptx::Opcode;
+using ptx::OperandKind;
+using ptx::Space;
+using ptx::Type;
+
+std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+std::uint64_t natural_align(const ptx::Variable& v) {
+  if (v.align > 0) return static_cast<std::uint64_t>(v.align);
+  int bytes = ptx::type_bits(v.type) / 8;
+  return bytes > 0 ? static_cast<std::uint64_t>(bytes) : 1;
+}
+
+// Converts a float literal to the instruction's float type (0f for f64, 0d for f32).
+std::uint64_t normalize_immediate(const ptx::Operand& o, Type target) {
+  auto bits = static_cast<std::uint64_t>(o.imm);
+  if (o.imm_type == Type::F32 && target == Type::F64) {
+    float f;
+    auto b = static_cast<std::uint32_t>(bits);
+    std::memcpy(&f, &b, 4);
+    double d = f;
+    std::memcpy(&bits, &d, 8);
+  } else if (o.imm_type == Type::F64 && (target == Type::F32 || target == Type::F16 || target == Type::BF16)) {
+    double d;
+    std::memcpy(&d, &bits, 8);
+    auto f = static_cast<float>(d);
+    std::uint32_t b;
+    std::memcpy(&b, &f, 4);
+    bits = b;
+  }
+  return bits;
+}
+
+class Linker {
+ public:
+  Linker(const ptx::Module& m, int kernel, GlobalMemory& memory) : m_(m), memory_(memory) {
+    p_.module = &m;
+    p_.kernel = kernel;
+  }
+
+  Expected<Program> run() {
+    const ptx::Function& k = m_.functions[static_cast<std::size_t>(p_.kernel)];
+    if (!k.is_entry) return make_error("'" + k.name + "' is a .func, not a kernel (.entry)");
+    p_.name = k.name;
+    // Reachable functions, kernel first; reject recursion.
+    order_.push_back(p_.kernel);
+    std::vector<int> state(m_.functions.size(), 0);
+    if (auto s = visit(p_.kernel, state); !s) return s.error();
+    // Registers: one base per function.
+    std::uint32_t rows = 0;
+    for (int f : order_) {
+      reg_base_[f] = rows;
+      rows += static_cast<std::uint32_t>(m_.functions[static_cast<std::size_t>(f)].registers.size());
+    }
+    p_.zero_row = rows++;
+    p_.discard_row = rows++;
+    next_row_ = rows;
+    layout_variables(k);
+    // Code: functions laid out in order; remember each one's first index.
+    std::uint32_t pc = 0;
+    for (int f : order_) {
+      entry_[f] = pc;
+      pc += static_cast<std::uint32_t>(m_.functions[static_cast<std::size_t>(f)].body.size());
+    }
+    for (int f : order_) {
+      const ptx::Function& fn = m_.functions[static_cast<std::size_t>(f)];
+      for (const ptx::Instruction& inst : fn.body) {
+        auto op = convert(f, fn, inst);
+        if (!op) return op.error();
+        p_.code.push_back(*op);
+      }
+    }
+    p_.first_constant_row = next_row_;
+    p_.num_rows = next_row_ + static_cast<std::uint32_t>(p_.constants.size());
+    // Constant rows were numbered as they were met: shift them after the sreg rows.
+    return std::move(p_);
+  }
+
+ private:
+  Status visit(int f, std::vector<int>& state) {
+    state[static_cast<std::size_t>(f)] = 1;
+    const ptx::Function& fn = m_.functions[static_cast<std::size_t>(f)];
+    if (fn.is_declaration) return make_error("function '" + fn.name + "' is declared but has no body in this module");
+    for (const ptx::CallSite& c : fn.calls) {
+      int s = state[static_cast<std::size_t>(c.callee)];
+      if (s == 1)
+        return make_error("recursive call to '" + m_.functions[static_cast<std::size_t>(c.callee)].name +
+                          "' is not supported");
+      if (s == 0) {
+        order_.push_back(c.callee);
+        if (auto st = visit(c.callee, state); !st) return st;
+      }
+    }
+    state[static_cast<std::size_t>(f)] = 2;
+    return Ok{};
+  }
+
+  bool reachable(int f) const { return std::find(order_.begin(), order_.end(), f) != order_.end(); }
+
+  void layout_variables(const ptx::Function& k) {
+    // Kernel parameters: the parameter buffer.
+    std::uint64_t param_off = 0;
+    for (int id : k.params) {
+      const ptx::Variable& v = m_.variables[static_cast<std::size_t>(id)];
+      param_off = align_up(param_off, natural_align(v));
+      addr_[id] = param_off;
+      kernel_param_.push_back(id);
+      p_.params.push_back(KernelParam{v.name, v.type, static_cast<std::uint32_t>(param_off), static_cast<std::uint32_t>(v.size)});
+      param_off += v.size;
+    }
+    p_.param_bytes = static_cast<std::uint32_t>(param_off);
+    // Which symbols do the reachable functions name?
+    std::vector<bool> used(m_.variables.size(), false);
+    for (int f : order_)
+      for (const ptx::Instruction& inst : m_.functions[static_cast<std::size_t>(f)].body)
+        for (int i = 0; i < inst.num_operands; ++i)
+          if (inst.op(i).symbol >= 0) used[static_cast<std::size_t>(inst.op(i).symbol)] = true;
+    std::uint64_t shared = 0, local = 0;
+    std::uint64_t dyn_align = 16;
+    for (std::size_t id = 0; id < m_.variables.size(); ++id) {
+      const ptx::Variable& v = m_.variables[id];
+      bool in_scope = v.function < 0 || reachable(v.function);
+      if (!in_scope) continue;
+      int iid = static_cast<int>(id);
+      if (v.space == Space::Shared) {
+        if (!used[id]) continue;
+        if (v.is_dynamic || (v.is_extern && v.size == 0)) {
+          dyn_align = std::max(dyn_align, natural_align(v));
+          dynamic_.push_back(iid);
+          continue;
+        }
+        shared = align_up(shared, natural_align(v));
+        addr_[iid] = shared;
+        region_[iid] = static_cast<int>(p_.regions.size());
+        p_.regions.push_back(Region{v.name, model::Space::Shared, shared, v.size});
+        shared += v.size;
+      } else if (v.space == Space::Local ||
+                 (v.space == Space::Param && std::find(kernel_param_.begin(), kernel_param_.end(), iid) == kernel_param_.end())) {
+        local = align_up(local, std::max<std::uint64_t>(natural_align(v), 4));
+        addr_[iid] = local;
+        local_.push_back(iid);
+        local += v.size == 0 ? 8 : v.size;
+      } else if ((v.space == Space::Global || v.space == Space::Const) && used[id]) {
+        std::uint64_t* slot = memory_.symbol_slot(&v);
+        if (*slot == 0) {
+          std::vector<std::uint8_t> bytes(v.size, 0);
+          std::copy_n(v.init.begin(), std::min<std::size_t>(v.init.size(), bytes.size()), bytes.begin());
+          *slot = memory_.allocate(bytes, v.name);
+        }
+        addr_[iid] = *slot;
+      }
+    }
+    p_.static_shared_bytes = static_cast<std::uint32_t>(shared);
+    p_.dynamic_shared_offset = static_cast<std::uint32_t>(align_up(shared, dyn_align));
+    p_.uses_dynamic_shared = !dynamic_.empty();
+    for (int id : dynamic_) {
+      addr_[id] = p_.dynamic_shared_offset;
+      if (region_.find(id) == region_.end()) {
+        region_[id] = static_cast<int>(p_.regions.size());
+        // Size is the launch's dynamic shared bytes; run() fills it in.
+        p_.regions.push_back(Region{m_.variables[static_cast<std::size_t>(id)].name, model::Space::Shared,
+                                    p_.dynamic_shared_offset, 0});
+      }
+    }
+    p_.local_bytes = static_cast<std::uint32_t>(align_up(local, 16));
+  }
+
+  std::uint32_t constant_row(std::uint64_t value) {
+    auto it = const_rows_.find(value);
+    if (it != const_rows_.end()) return it->second;
+    // Rows are numbered after the sreg rows at the end; store a provisional index.
+    auto row = static_cast<std::uint32_t>(0x80000000u | p_.constants.size());
+    p_.constants.push_back(value);
+    const_rows_[value] = row;
+    return row;
+  }
+
+  std::uint32_t sreg_row(ptx::Sreg s, std::uint8_t component) {
+    for (const SregRow& r : p_.sregs)
+      if (r.sreg == s && r.component == component) return r.row;
+    std::uint32_t row = next_row_++;
+    p_.sregs.push_back(SregRow{s, component, row});
+    return row;
+  }
+
+  // The address of a symbol in its own space; the space an access through it uses.
+  Expected<std::uint64_t> symbol_address(int id) {
+    auto it = addr_.find(id);
+    if (it == addr_.end())
+      return make_error("symbol '" + m_.variables[static_cast<std::size_t>(id)].name + "' has no storage here");
+    return it->second;
+  }
+
+  bool is_local_symbol(int id) const { return std::find(local_.begin(), local_.end(), id) != local_.end(); }
+
+  Expected<Op> convert(int f, const ptx::Function& fn, const ptx::Instruction& inst) {
+    Op op;
+    op.opcode = inst.opcode;
+    op.family = ptx::family_of(inst.opcode);
+    op.type = inst.type;
+    op.type2 = inst.type2;
+    op.space = inst.space;
+    op.space2 = inst.space2;
+    op.cmp = inst.cmp;
+    op.rounding = inst.rounding;
+    op.subop = inst.subop;
+    op.vec = inst.vec;
+    op.flags = inst.flags;
+    op.guard_negated = inst.guard_negated;
+    op.origin = &inst;
+    std::uint32_t base = reg_base_[f];
+    if (inst.guard != ptx::kNoReg) op.guard = base + inst.guard;
+    if (inst.opcode == Opcode::Unsupported) return op;
+    Type imm_target = inst.opcode == Opcode::Cvt ? inst.type2 : inst.type;
+    auto reg_row = [&](std::uint32_t r) { return r == ptx::kNoReg ? p_.discard_row : base + r; };
+    auto source_row = [&](const ptx::Operand& o) -> Expected<std::uint32_t> {
+      switch (o.kind) {
+        case OperandKind::Reg: return reg_row(o.reg[0]);
+        case OperandKind::Imm: return constant_row(normalize_immediate(o, imm_target));
+        case OperandKind::Sreg: return sreg_row(o.sreg, o.component);
+        case OperandKind::Symbol: {
+          auto a = symbol_address(o.symbol);
+          if (!a) return a.error();
+          return constant_row(*a + static_cast<std::uint64_t>(o.imm));
+        }
+        default: return make_error("unexpected operand in '" + inst.text + "' at " + m_.describe(inst));
+      }
+    };
+    int i = 0;
+    if (inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Match) {
+      op.dst[0] = reg_row(inst.op(0).reg[0]);
+      op.dst[1] = inst.op(1).kind == OperandKind::Reg ? reg_row(inst.op(1).reg[0]) : kNoRow;
+      op.ndst = 2;
+      i = 2;
+    } else if (ptx::writes_first_operand(inst.opcode) && inst.num_operands > 0) {
+      const ptx::Operand& d = inst.op(0);
+      if (d.kind == OperandKind::Reg) {
+        op.dst[0] = reg_row(d.reg[0]);
+        op.ndst = 1;
+      } else if (d.kind == OperandKind::Vec) {
+        for (int k = 0; k < d.count; ++k) op.dst[static_cast<std::size_t>(k)] = reg_row(d.reg[static_cast<std::size_t>(k)]);
+        op.ndst = d.count;
+      } else {
+        return make_error("expected a destination register in '" + inst.text + "' at " + m_.describe(inst));
+      }
+      i = 1;
+    }
+    for (; i < inst.num_operands; ++i) {
+      const ptx::Operand& o = inst.op(i);
+      if (o.kind == OperandKind::Addr) {
+        std::uint32_t row = o.reg[0] == ptx::kNoReg ? p_.zero_row : base + o.reg[0];
+        std::int64_t off = o.imm;
+        if (o.symbol >= 0) {
+          auto a = symbol_address(o.symbol);
+          if (!a) return a.error();
+          off += static_cast<std::int64_t>(*a);
+          const ptx::Variable& v = m_.variables[static_cast<std::size_t>(o.symbol)];
+          if (is_local_symbol(o.symbol)) {
+            if (op.space == Space::Param) op.space = Space::Local;
+            if (op.space == Space::None) off += static_cast<std::int64_t>(kLocalWindow);
+          } else if (v.space == Space::Shared) {
+            if (op.space == Space::None) off += static_cast<std::int64_t>(kSharedWindow);
+            auto r = region_.find(o.symbol);
+            if (r != region_.end()) op.region = r->second;
+          }
+        }
+        if (op.addr == kNoRow) {
+          op.addr = row;
+          op.offset = off;
+        } else {
+          op.addr2 = row;
+          op.offset2 = off;
+        }
+      } else if (o.kind == OperandKind::Vec) {
+        for (int k = 0; k < o.count && op.nsrc < 4; ++k) op.src[op.nsrc++] = reg_row(o.reg[static_cast<std::size_t>(k)]);
+      } else if (o.kind == OperandKind::Label) {
+        op.target = entry_[f] + static_cast<std::uint32_t>(o.imm);
+      } else if (o.kind == OperandKind::Func) {
+        op.target = static_cast<std::uint32_t>(p_.calls.size());
+        auto link = call_link(fn.calls[static_cast<std::size_t>(o.imm)]);
+        if (!link) return link.error();
+        p_.calls.push_back(std::move(*link));
+      } else {
+        if (op.nsrc >= 4) return make_error("too many source operands in '" + inst.text + "' at " + m_.describe(inst));
+        if (o.negated) op.negated_src |= static_cast<std::uint8_t>(1u << op.nsrc);
+        auto row = source_row(o);
+        if (!row) return row.error();
+        op.src[op.nsrc++] = *row;
+      }
+    }
+    return op;
+  }
+
+  Expected<CallLink> call_link(const ptx::CallSite& site) {
+    CallLink link;
+    const ptx::Function& callee = m_.functions[static_cast<std::size_t>(site.callee)];
+    link.entry = entry_[site.callee];
+    auto copies = [&](const std::vector<int>& from, const std::vector<int>& to, std::vector<CallLink::Copy>& out) -> Status {
+      if (from.size() != to.size())
+        return make_error("call to '" + callee.name + "' passes " + std::to_string(from.size()) +
+                          " values for " + std::to_string(to.size()) + " parameters");
+      for (std::size_t k = 0; k < from.size(); ++k) {
+        auto a = symbol_address(from[k]);
+        auto b = symbol_address(to[k]);
+        if (!a) return a.error();
+        if (!b) return b.error();
+        auto size = std::min(m_.variables[static_cast<std::size_t>(from[k])].size,
+                             m_.variables[static_cast<std::size_t>(to[k])].size);
+        out.push_back({static_cast<std::uint32_t>(*a), static_cast<std::uint32_t>(*b), static_cast<std::uint32_t>(size)});
+      }
+      return Ok{};
+    };
+    if (auto s = copies(site.arguments, callee.params, link.arguments); !s) return s.error();
+    if (auto s = copies(callee.returns, site.returns, link.returns); !s) return s.error();
+    return link;
+  }
+
+ public:
+  // Constant rows got provisional numbers (high bit set): renumber after the sreg rows.
+  static void renumber(Program& p) {
+    auto fix = [&](std::uint32_t& r) {
+      if (r != kNoRow && (r & 0x80000000u)) r = p.first_constant_row + (r & 0x7fffffffu);
+    };
+    for (Op& op : p.code) {
+      fix(op.guard);
+      for (auto& r : op.src) fix(r);
+      for (auto& r : op.dst) fix(r);
+      fix(op.addr);
+      fix(op.addr2);
+    }
+  }
+
+ private:
+  const ptx::Module& m_;
+  GlobalMemory& memory_;
+  Program p_;
+  std::vector<int> order_;
+  std::unordered_map<int, std::uint32_t> reg_base_;
+  std::unordered_map<int, std::uint32_t> entry_;
+  std::unordered_map<int, std::uint64_t> addr_;
+  std::unordered_map<int, int> region_;
+  std::vector<int> kernel_param_;
+  std::vector<int> local_;
+  std::vector<int> dynamic_;
+  std::unordered_map<std::uint64_t, std::uint32_t> const_rows_;
+  std::uint32_t next_row_ = 0;
+};
+
+// Plain name of a mangled one: "_Z9transposePfPKfi" -> "transpose" (first name only).
+std::string plain_name(const std::string& mangled) {
+  if (mangled.rfind("_Z", 0) != 0) return mangled;
+  std::size_t i = 2;
+  if (i < mangled.size() && mangled[i] == 'N') return mangled;  // nested names: keep as is
+  std::size_t len = 0;
+  while (i < mangled.size() && mangled[i] >= '0' && mangled[i] <= '9') len = len * 10 + static_cast<std::size_t>(mangled[i++] - '0');
+  if (len == 0 || i + len > mangled.size()) return mangled;
+  return mangled.substr(i, len);
+}
+
+}  // namespace
+
+Expected<Program> link(const ptx::Module& module, int kernel, GlobalMemory& memory) {
+  if (kernel < 0 || static_cast<std::size_t>(kernel) >= module.functions.size())
+    return make_error("no such kernel index " + std::to_string(kernel));
+  Linker linker(module, kernel, memory);
+  auto p = linker.run();
+  if (!p) return p;
+  Linker::renumber(*p);
+  return p;
+}
+
+Expected<int> find_kernel(const ptx::Module& module, std::string_view name) {
+  std::vector<int> matches;
+  std::string all;
+  for (std::size_t i = 0; i < module.functions.size(); ++i) {
+    const ptx::Function& f = module.functions[i];
+    if (!f.is_entry) continue;
+    all += (all.empty() ? "" : ", ") + f.name;
+    if (f.name == name) return static_cast<int>(i);
+    if (plain_name(f.name) == name) matches.push_back(static_cast<int>(i));
+  }
+  if (matches.size() == 1) return matches[0];
+  if (matches.empty())
+    return make_error("no kernel named '" + std::string(name) + "'; kernels: " + (all.empty() ? "(none)" : all));
+  std::string list;
+  for (int i : matches) list += (list.empty() ? "" : ", ") + module.functions[static_cast<std::size_t>(i)].name;
+  return make_error("kernel name '" + std::string(name) + "' is ambiguous: " + list);
+}
+
+}  // namespace warpscope::emu

@@ -1,0 +1,110 @@
+// program.h: a kernel linked for emulation: one flat array of operations whose operands
+// are rows of the warp's register file.
+//
+//   row layout (each row holds 32 lanes of 64 bits):
+//   [ registers of kernel | registers of each called .func | zero | discard |
+//     special registers used (%tid.x, %ctaid.y, ...) | constants (immediates, symbol addresses) ]
+//
+// Immediates and symbol addresses become constant rows, so every source operand is a row
+// and the executors never look at operand kinds. Branch targets are program indices;
+// .func parameters live in each thread's local memory, after the .local variables.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "emu/events.h"
+#include "emu/memory.h"
+#include "ptx/ir.h"
+#include "support/expected.h"
+
+namespace warpscope::emu {
+
+inline constexpr std::uint32_t kNoRow = 0xffffffffu;
+
+struct Op {
+  ptx::Opcode opcode = ptx::Opcode::Unsupported;
+  ptx::Family family = ptx::Family::Unsupported;
+  ptx::Type type = ptx::Type::None;
+  ptx::Type type2 = ptx::Type::None;
+  ptx::Space space = ptx::Space::None;
+  ptx::Space space2 = ptx::Space::None;
+  ptx::Cmp cmp = ptx::Cmp::None;
+  ptx::Rounding rounding = ptx::Rounding::None;
+  ptx::SubOp subop = ptx::SubOp::None;
+  std::uint8_t vec = 1;
+  std::uint8_t ndst = 0;
+  std::uint8_t nsrc = 0;
+  bool guard_negated = false;
+  std::uint8_t negated_src = 0;  // bit k: source k is a negated predicate (!%p)
+  std::uint32_t flags = 0;
+  std::uint32_t guard = kNoRow;
+  std::array<std::uint32_t, 4> dst{kNoRow, kNoRow, kNoRow, kNoRow};
+  std::array<std::uint32_t, 4> src{kNoRow, kNoRow, kNoRow, kNoRow};
+  // Memory operand [addr + offset]; cp.async's source is [addr2 + offset2].
+  std::uint32_t addr = kNoRow;
+  std::int64_t offset = 0;
+  std::uint32_t addr2 = kNoRow;
+  std::int64_t offset2 = 0;
+  int region = -1;            // the symbol's region when the address names one
+  std::uint32_t target = 0;   // bra: program index; call: index into Program::calls
+  const ptx::Instruction* origin = nullptr;
+
+  bool has(std::uint32_t f) const { return (flags & f) != 0; }
+};
+
+struct CallLink {
+  std::uint32_t entry = 0;  // callee's first operation
+  struct Copy {
+    std::uint32_t from = 0, to = 0, size = 0;  // local-memory offsets
+  };
+  std::vector<Copy> arguments;  // caller's param -> callee's param, before the call
+  std::vector<Copy> returns;    // callee's return -> caller's param, after ret
+};
+
+struct KernelParam {
+  std::string name;
+  ptx::Type type = ptx::Type::None;
+  std::uint32_t offset = 0;  // in the parameter buffer
+  std::uint32_t size = 0;
+};
+
+struct SregRow {
+  ptx::Sreg sreg;
+  std::uint8_t component;
+  std::uint32_t row;
+};
+
+struct Program {
+  const ptx::Module* module = nullptr;
+  int kernel = -1;
+  std::string name;
+  std::vector<Op> code;
+  std::vector<CallLink> calls;
+  std::uint32_t num_rows = 0;
+  std::uint32_t zero_row = 0;
+  std::uint32_t discard_row = 0;
+  std::vector<SregRow> sregs;
+  std::uint32_t first_constant_row = 0;
+  std::vector<std::uint64_t> constants;
+  std::vector<KernelParam> params;
+  std::uint32_t param_bytes = 0;
+  std::uint32_t static_shared_bytes = 0;
+  std::uint32_t dynamic_shared_offset = 0;  // where extern .shared arrays start
+  bool uses_dynamic_shared = false;
+  std::uint32_t local_bytes = 0;            // per thread: .local variables and .func params
+  std::vector<Region> regions;              // shared variables, then .global variables
+};
+
+// Links `kernel` (an .entry index) and every function it calls. Module-scope .global
+// and .const variables are allocated in `memory` on first use (once per module).
+// Errors: not an entry, a declaration without a body, recursion, unknown symbols.
+Expected<Program> link(const ptx::Module& module, int kernel, GlobalMemory& memory);
+
+// Finds an .entry by its plain or mangled name: "transpose" matches
+// "_Z9transposePfPKfi". An ambiguous or unknown name is an error listing the kernels.
+Expected<int> find_kernel(const ptx::Module& module, std::string_view name);
+
+}  // namespace warpscope::emu

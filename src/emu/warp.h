@@ -1,0 +1,47 @@
+// warp.h: one warp's state: 32 lanes in lockstep, with per-lane PCs once they diverge.
+//
+// Scheduling is "min-PC with call depth": while the warp is converged every live lane is
+// at `pc`; after a divergent branch each lane keeps its own PC, and the warp runs the
+// lanes whose (deepest call frame first, then lowest PC) comes first. nvcc lays out code
+// so that a branch's join point follows both sides and a loop's exit follows its body, so
+// lanes meet again at the immediate post-dominator of structured branches, and lanes that
+// leave a loop early (break) wait at its exit for the rest.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace warpscope::emu {
+
+inline constexpr int kMaxCallDepth = 16;
+
+struct Frame {
+  std::uint32_t return_pc = 0;
+  std::uint32_t call = 0;  // Program::calls index, to copy return values back
+};
+
+struct Warp {
+  int index = 0;                  // warp number within the block
+  std::uint64_t* rows = nullptr;  // num_rows * 32 register slots
+  std::uint32_t valid = 0;        // lanes that are threads of the block
+  std::uint32_t exited = 0;
+  std::uint32_t blocked = 0;      // lanes waiting at a barrier
+  int barrier = -1;               // the barrier id they wait at
+  bool converged = true;
+  std::uint32_t pc = 0;           // all live lanes' PC while converged
+  std::uint32_t carry = 0;        // add.cc/sub.cc carry flag per lane
+  std::array<std::uint32_t, 32> lane_pc{};
+  std::array<std::uint8_t, 32> depth{};
+  std::array<std::array<Frame, kMaxCallDepth>, 32> frames{};
+  std::array<std::uint32_t, 32> exit_pc{};
+  // bar.red waiting for its result: destination row and operation.
+  std::uint32_t reduction_dst = 0xffffffffu;
+
+  std::uint32_t live() const { return valid & ~exited; }
+  std::uint32_t runnable() const { return valid & ~exited & ~blocked; }
+  bool done() const { return live() == 0; }
+  std::uint64_t* row(std::uint32_t r) { return rows + static_cast<std::size_t>(r) * 32; }
+};
+
+}  // namespace warpscope::emu
