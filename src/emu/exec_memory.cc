@@ -18,37 +18,43 @@ using ptx::Opcode;
 using ptx::SubOp;
 using ptx::Type;
 
-std::uint64_t load_value(const std::uint8_t* p, int bytes, bool is_signed) {
-  std::uint64_t v = 0;
-  std::memcpy(&v, p, static_cast<std::size_t>(bytes));
-  if (is_signed && bytes < 8) {
-    int shift = 64 - 8 * bytes;
-    v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift);
+template <int Elem, bool Signed>
+void move_lanes(const Op& op, Warp& w, std::uint32_t mask, const LaneAccess& acc, bool store) {
+  using U = std::conditional_t<Elem == 1, std::uint8_t,
+            std::conditional_t<Elem == 2, std::uint16_t, std::conditional_t<Elem == 4, std::uint32_t, std::uint64_t>>>;
+  using S = std::make_signed_t<U>;
+  for (int k = 0; k < op.vec; ++k) {
+    std::uint64_t* r = w.row(store ? op.src[static_cast<std::size_t>(k)] : op.dst[static_cast<std::size_t>(k)]);
+    const int at = k * Elem;
+    if (store) {
+      for_lanes(mask, [&](int l) {
+        auto v = static_cast<U>(r[l]);
+        std::memcpy(acc.ptr[static_cast<std::size_t>(l)] + at, &v, Elem);
+      });
+    } else {
+      for_lanes(mask, [&](int l) {
+        U v;
+        std::memcpy(&v, acc.ptr[static_cast<std::size_t>(l)] + at, Elem);
+        r[l] = Signed ? static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<S>(v))) : v;
+      });
+    }
   }
-  return v;
 }
 
 bool exec_load_store(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
   bool store = op.opcode == Opcode::St;
   int elem = ptx::type_bits(op.type) / 8;
-  if (elem <= 0 || elem > 16) return unsupported(op, w, mask, ctx);
+  if (elem != 1 && elem != 2 && elem != 4 && elem != 8) return unsupported(op, w, mask, ctx);
   int width = elem * op.vec;
   LaneAccess acc;
   if (!resolve(op, op.space, op.addr, op.offset, width, store ? Intent::Write : Intent::Read, w, mask, ctx, acc))
     return false;
   bool is_signed = ptx::is_signed(op.type);
-  if (store) {
-    for_lanes(mask, [&](int l) {
-      for (int k = 0; k < op.vec; ++k) {
-        std::uint64_t v = w.row(op.src[static_cast<std::size_t>(k)])[l];
-        std::memcpy(acc.ptr[l] + k * elem, &v, static_cast<std::size_t>(elem));
-      }
-    });
-  } else {
-    for_lanes(mask, [&](int l) {
-      for (int k = 0; k < op.vec; ++k)
-        w.row(op.dst[static_cast<std::size_t>(k)])[l] = load_value(acc.ptr[l] + k * elem, elem, is_signed);
-    });
+  switch (elem) {
+    case 1: is_signed ? move_lanes<1, true>(op, w, mask, acc, store) : move_lanes<1, false>(op, w, mask, acc, store); break;
+    case 2: is_signed ? move_lanes<2, true>(op, w, mask, acc, store) : move_lanes<2, false>(op, w, mask, acc, store); break;
+    case 4: is_signed ? move_lanes<4, true>(op, w, mask, acc, store) : move_lanes<4, false>(op, w, mask, acc, store); break;
+    default: move_lanes<8, false>(op, w, mask, acc, store); break;
   }
   publish(op, w, acc, store ? model::MemOp::SharedStore : model::MemOp::SharedLoad,
           store ? model::MemOp::GlobalStore : model::MemOp::GlobalLoad, width, ctx);

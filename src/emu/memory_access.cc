@@ -2,6 +2,7 @@
 #include "emu/memory_access.h"
 
 #include <cstdio>
+#include <cstring>
 
 #include "emu/lanes.h"
 
@@ -50,6 +51,76 @@ bool out_of_bounds(const Op& op, Warp& w, int lane, Where where, std::uint64_t a
   return false;
 }
 
+// The common case in one tight loop per step: an explicit shared or global space,
+// every lane aligned and inside the shared memory or the last buffer used. False sends
+// the access to the general path (generic addresses, lookups, errors).
+bool fast_resolve(ptx::Space space, const std::uint64_t* base, std::int64_t offset, std::uint64_t width,
+                  Intent intent, std::uint32_t mask, BlockContext& ctx, LaneAccess& out) {
+  if (space != ptx::Space::Shared && space != ptx::Space::Global) return false;
+  if ((width & (width - 1)) != 0) return false;
+  std::uint64_t lo = ~0ull, hi = 0, misaligned = 0;
+  const auto off = static_cast<std::uint64_t>(offset);
+  for_lanes(mask, [&](int l) {
+    std::uint64_t a = base[l] + off;
+    out.addr[static_cast<std::size_t>(l)] = a;
+    lo = a < lo ? a : lo;
+    hi = a > hi ? a : hi;
+    misaligned |= a & (width - 1);
+  });
+  if (misaligned != 0) return false;
+  std::uint8_t* bytes;
+  if (space == ptx::Space::Shared) {
+    if (hi >= ctx.shared_size || hi + width > ctx.shared_size) return false;
+    if (ctx.shared_written != nullptr) {
+      std::uint8_t* flags = ctx.shared_written;
+      // Flags are 0 or 1 per byte: compare whole words of them.
+      if (intent == Intent::Read) {
+        bool all = true;
+        if (width == 4) {
+          for_lanes(mask, [&](int l) {
+            std::uint32_t f;
+            std::memcpy(&f, flags + out.addr[static_cast<std::size_t>(l)], 4);
+            all &= f == 0x01010101u;
+          });
+        } else {
+          for_lanes(mask, [&](int l) {
+            const std::uint8_t* f = flags + out.addr[static_cast<std::size_t>(l)];
+            for (std::uint64_t i = 0; i < width; ++i) all &= f[i] != 0;
+          });
+        }
+        if (!all) return false;  // the general path reports it
+      } else if (width == 4) {
+        const std::uint32_t ones = 0x01010101u;
+        for_lanes(mask, [&](int l) { std::memcpy(flags + out.addr[static_cast<std::size_t>(l)], &ones, 4); });
+      } else {
+        for_lanes(mask, [&](int l) {
+          std::uint8_t* f = flags + out.addr[static_cast<std::size_t>(l)];
+          for (std::uint64_t i = 0; i < width; ++i) f[i] = 1;
+        });
+      }
+    }
+    bytes = ctx.shared;
+    out.shared_lanes = mask;
+    out.where.fill(Where::Shared);
+  } else {
+    const Buffer* b = ctx.last_buffer;
+    if (b == nullptr || lo < b->base || hi - b->base + width > b->size) {
+      b = ctx.memory->find(lo, width);
+      if (b == nullptr || hi - b->base + width > b->size) return false;
+      ctx.last_buffer = b;
+    }
+    std::uint8_t* data = b->bytes.get();
+    const std::uint64_t first = b->base;
+    for_lanes(mask, [&](int l) { out.ptr[static_cast<std::size_t>(l)] = data + (out.addr[static_cast<std::size_t>(l)] - first); });
+    out.buffer = b;
+    out.global_lanes = mask;
+    out.where.fill(Where::Global);
+    return true;
+  }
+  for_lanes(mask, [&](int l) { out.ptr[static_cast<std::size_t>(l)] = bytes + out.addr[static_cast<std::size_t>(l)]; });
+  return true;
+}
+
 }  // namespace
 
 bool resolve(const Op& op, ptx::Space space, std::uint32_t row, std::int64_t offset, int width, Intent intent,
@@ -58,6 +129,7 @@ bool resolve(const Op& op, ptx::Space space, std::uint32_t row, std::int64_t off
   out.shared_lanes = out.global_lanes = 0;
   const std::uint64_t* base = w.row(row);
   auto uwidth = static_cast<std::uint64_t>(width);
+  if (fast_resolve(space, base, offset, uwidth, intent, mask, ctx, out)) return true;
   bool ok = true;
   for_lanes(mask, [&](int l) {
     if (!ok) return;

@@ -16,11 +16,12 @@ namespace warpscope::emu {
 enum class Where : std::uint8_t { Shared, Global, Local, Param };
 enum class Intent : std::uint8_t { Read, Write, Atomic };
 
+// Only the lanes in `mask` are filled in (left uninitialized otherwise: this is per access).
 struct LaneAccess {
   std::uint32_t mask = 0;
-  std::array<std::uint8_t*, 32> ptr{};
-  std::array<std::uint64_t, 32> addr{};  // shared/local offset, or global device address
-  std::array<Where, 32> where{};
+  std::array<std::uint8_t*, 32> ptr;
+  std::array<std::uint64_t, 32> addr;  // shared/local offset, or global device address
+  std::array<Where, 32> where;
   std::uint32_t shared_lanes = 0;
   std::uint32_t global_lanes = 0;
   const Buffer* buffer = nullptr;  // the first global lane's buffer

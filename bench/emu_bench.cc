@@ -1,0 +1,72 @@
+// emu_bench.cc: emulation speed on a full-grid 1024x1024 transpose (tests/data/ptx).
+//
+//   emu_bench --benchmark_counter_table=true
+//   thread_insts_per_s: thread instructions emulated per second (target >= 200 M/s on 2 cores)
+//   Time: one full grid (target < 0.5 s)
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <string>
+
+#include "emu/launch.h"
+#include "model/access_cost.h"
+#include "ptx/parser.h"
+
+namespace {
+
+using namespace warpscope;
+
+const ptx::Module& transpose_module() {
+  static auto* m = [] {
+    auto parsed = ptx::parse_file(std::string(WARPSCOPE_TEST_DATA) + "/ptx/transpose.ptx");
+    if (!parsed) std::abort();
+    return new ptx::Module(std::move(*parsed));
+  }();
+  return *m;
+}
+
+// Prices every access, as the report's listener will.
+struct PricingListener : emu::Listener {
+  const model::Arch* arch = *model::find_arch("sm_90");
+  long long wavefronts = 0;
+  void on_access(const emu::AccessEvent& e) override {
+    auto cost = model::price_valid(*arch, e.access);
+    if (cost.shared) wavefronts += cost.shared->wavefronts;
+    if (cost.global) wavefronts += cost.global->sectors;
+  }
+};
+
+void run_transpose(benchmark::State& state, const char* kernel, bool price) {
+  const int n = 1024;
+  emu::GlobalMemory memory;
+  auto out = memory.allocate(std::uint64_t(n) * n * 4, "out");
+  auto in = memory.allocate(std::uint64_t(n) * n * 4, "in");
+  emu::RunOptions options;
+  options.workers = static_cast<int>(state.range(0));
+  emu::ListenerFactory factory;
+  if (price) factory = [] { return std::make_unique<PricingListener>(); };
+  std::uint64_t thread_insts = 0;
+  for (auto _ : state) {
+    auto report = emu::run(transpose_module(), kernel, {{n / 32, n / 32, 1}, {32, 8, 1}},
+                           {emu::KernelArg::of(out), emu::KernelArg::of(in), emu::KernelArg::of(n)}, memory, options,
+                           factory);
+    if (!report || report->failed()) {
+      state.SkipWithError("emulation failed");
+      return;
+    }
+    thread_insts += report->thread_instructions;
+  }
+  state.counters["thread_insts_per_s"] = benchmark::Counter(static_cast<double>(thread_insts), benchmark::Counter::kIsRate);
+}
+
+void BM_TransposeTiled(benchmark::State& state) { run_transpose(state, "transpose_tiled", false); }
+void BM_TransposeTiledPriced(benchmark::State& state) { run_transpose(state, "transpose_tiled", true); }
+void BM_TransposeNaive(benchmark::State& state) { run_transpose(state, "transpose_naive", false); }
+
+BENCHMARK(BM_TransposeTiled)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_TransposeTiledPriced)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_TransposeNaive)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
