@@ -39,24 +39,25 @@ Expected<pattern::Source> read_source(const std::string& file, std::istream& in)
 int run_pattern(const PatternOptions& options, CommandContext& ctx) {
   auto arch = model::find_arch(options.arch);
   if (!arch) {
-    ctx.err << arch.error().render() << "\n";
-    return 1;
+    ctx.err << "warpscope: " << arch.error().render() << "\n";
+    return kExitBadInput;
   }
   auto source = read_source(options.file, ctx.in);
   if (!source) {
-    ctx.err << source.error().render() << "\n";
-    return 1;
+    ctx.err << "warpscope: " << source.error().render() << "\n";
+    return kExitError;
   }
+  // A program's own errors print as `file:line:col: error: ...` with a caret, like a compiler's.
   auto report = pattern::analyze(*source, **arch);
   if (!report) {
     ctx.err << report.error().render() << "\n";
-    return 1;
+    return kExitError;
   }
   if (options.json)
     ctx.out << pattern::json_report(*report).dump(2) << "\n";
   else
     ctx.out << pattern::text_report(*report);
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace
