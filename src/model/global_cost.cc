@@ -18,32 +18,37 @@ std::string_view coalescing_name(Coalescing c) {
 
 namespace {
 
-// Number of distinct values in a sorted range.
-int count_distinct(const std::uint64_t* begin, const std::uint64_t* end, std::uint64_t unit) {
-  int n = 0;
-  std::uint64_t last = 0;
-  for (const std::uint64_t* p = begin; p != end; ++p) {
-    const std::uint64_t v = *p / unit;
-    if (n == 0 || v != last) ++n;
-    last = v;
+// Distinct values of (v >> shift) among n values whose minimum and maximum are known.
+// Fast path: fewer than 512 distinct candidates fit a 512-bit set; else count a sorted copy.
+int count_distinct_units(const std::uint64_t* v, int n, int shift, std::uint64_t lo, std::uint64_t hi) {
+  lo >>= shift;
+  hi >>= shift;
+  if (hi - lo < 512) {
+    std::array<std::uint64_t, 8> bits{};
+    for (int i = 0; i < n; ++i) {
+      const std::uint64_t k = (v[i] >> shift) - lo;
+      bits[k >> 6] |= 1ull << (k & 63u);
+    }
+    int count = 0;
+    for (std::uint64_t b : bits) count += __builtin_popcountll(b);
+    return count;
   }
-  return n;
+  std::array<std::uint64_t, kWarpSize> sorted{};
+  std::copy(v, v + n, sorted.begin());
+  std::sort(sorted.begin(), sorted.begin() + n);
+  int count = 0;
+  for (int i = 0; i < n; ++i) count += i == 0 || (sorted[i] >> shift) != (sorted[i - 1] >> shift);
+  return count;
 }
 
-Coalescing classify(const std::uint64_t* sorted, int n, int width, const GlobalCost& cost) {
-  if (cost.sectors <= cost.ideal_sectors) return Coalescing::Coalesced;
-  // Distinct addresses, ascending.
-  std::array<std::uint64_t, kWarpSize> u{};
-  int m = 0;
-  for (int i = 0; i < n; ++i)
-    if (m == 0 || sorted[i] != u[static_cast<size_t>(m - 1)]) u[static_cast<size_t>(m++)] = sorted[i];
-  if (m < 2) return Coalescing::Misalignment;
-  const std::uint64_t stride = u[1] - u[0];
-  bool constant = true;
-  for (int i = 2; i < m && constant; ++i) constant = u[static_cast<size_t>(i)] - u[static_cast<size_t>(i - 1)] == stride;
-  if (constant && stride == static_cast<std::uint64_t>(width)) return Coalescing::Misalignment;
-  if (constant) return Coalescing::Stride;
-  return Coalescing::Scatter;
+// Why more sectors than ideal: the active lanes' addresses, in lane order, either advance by
+// a constant stride (the access width: a misaligned contiguous block; wider: a stride) or not.
+Coalescing classify(const std::uint64_t* addr, int n, int width) {
+  if (n < 2) return Coalescing::Misalignment;
+  const std::uint64_t stride = addr[1] - addr[0];
+  for (int i = 2; i < n; ++i)
+    if (addr[i] - addr[i - 1] != stride) return Coalescing::Scatter;
+  return stride == static_cast<std::uint64_t>(width) ? Coalescing::Misalignment : Coalescing::Stride;
 }
 
 }  // namespace
@@ -52,20 +57,24 @@ GlobalCost price_global(const Arch& arch, const WarpAccess& a) {
   GlobalCost cost;
   std::array<std::uint64_t, kWarpSize> addr{};
   int n = 0;
-  for (int lane = 0; lane < kWarpSize; ++lane)
-    if (a.active(lane)) addr[static_cast<size_t>(n++)] = a.address[lane];
+  std::uint64_t lo = ~0ull, hi = 0;
+  for (std::uint32_t m = a.mask; m != 0; m &= m - 1) {
+    const std::uint64_t v = a.address[__builtin_ctz(m)];
+    addr[static_cast<size_t>(n++)] = v;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
   if (n == 0) return cost;
-  std::sort(addr.begin(), addr.begin() + n);
   const auto width = static_cast<std::uint64_t>(a.width);
+  const auto sector = static_cast<std::uint64_t>(arch.sector_bytes);
   cost.requests = 1;
   // An aligned access of at most 16 bytes never crosses a 32-byte sector.
-  cost.sectors = count_distinct(addr.data(), addr.data() + n, static_cast<std::uint64_t>(arch.sector_bytes));
-  cost.lines = count_distinct(addr.data(), addr.data() + n, static_cast<std::uint64_t>(arch.line_bytes));
-  cost.bytes_requested = static_cast<std::uint64_t>(count_distinct(addr.data(), addr.data() + n, 1)) * width;
-  cost.bytes_moved = static_cast<std::uint64_t>(cost.sectors) * static_cast<std::uint64_t>(arch.sector_bytes);
-  cost.ideal_sectors = static_cast<int>((cost.bytes_requested + static_cast<std::uint64_t>(arch.sector_bytes) - 1) /
-                                        static_cast<std::uint64_t>(arch.sector_bytes));
-  cost.cause = classify(addr.data(), n, a.width, cost);
+  cost.sectors = count_distinct_units(addr.data(), n, __builtin_ctz(arch.sector_bytes), lo, hi);
+  cost.lines = count_distinct_units(addr.data(), n, __builtin_ctz(arch.line_bytes), lo, hi);
+  cost.bytes_requested = static_cast<std::uint64_t>(count_distinct_units(addr.data(), n, __builtin_ctz(a.width), lo, hi)) * width;
+  cost.bytes_moved = static_cast<std::uint64_t>(cost.sectors) * sector;
+  cost.ideal_sectors = static_cast<int>((cost.bytes_requested + sector - 1) / sector);
+  if (cost.sectors > cost.ideal_sectors) cost.cause = classify(addr.data(), n, a.width);
   return cost;
 }
 

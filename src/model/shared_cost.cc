@@ -71,6 +71,107 @@ class BankTable {
   std::array<int, 64> lanes_{};
 };
 
+// The load of one lane group: wavefronts (its busiest bank's load), distinct words, the
+// busiest bank and the lanes that touch it. Banks are 32 of 4 bytes (every NVIDIA GPU since
+// Maxwell; arch.h keeps the numbers). Fast path: when every word's row (word / 32) lies
+// within 64 rows of the group's lowest, a bank's rows are bits of one 64-bit mask and its
+// distinct-word count is a popcount; otherwise per-bank lists.
+struct GroupLoad {
+  int wavefronts = 0;
+  int distinct_words = 0;
+  int worst_bank = 0;
+  std::uint32_t worst_lanes = 0;
+};
+
+template <class F>
+void for_each_lane(std::uint32_t mask, F&& f) {
+  while (mask != 0) {
+    f(__builtin_ctz(mask));
+    mask &= mask - 1;
+  }
+}
+
+// Slow path: rows spread over more than 64 rows; per-bank lists of distinct words.
+GroupLoad load_of_group_spread(const WarpAccess& a, std::uint32_t group_mask, int words_per_lane, Merge merge,
+                               BankTable& table) {
+  std::array<std::uint32_t, 32> lanes_of_bank{};
+  table.clear(32);
+  for_each_lane(group_mask, [&](int lane) {
+    const std::uint64_t word0 = a.address[lane] >> 2;
+    for (int w = 0; w < words_per_lane; ++w) {
+      const std::uint64_t word = word0 + static_cast<std::uint64_t>(w);
+      lanes_of_bank[word & 31u] |= 1u << lane;
+      table.add(static_cast<int>(word & 31u), word);
+    }
+  });
+  GroupLoad g;
+  for (size_t b = 0; b < 32; ++b) {
+    const int distinct = table.distinct(static_cast<int>(b));
+    const int load = merge == Merge::Lanes ? __builtin_popcount(lanes_of_bank[b]) : distinct;
+    g.distinct_words += distinct;
+    if (load > g.wavefronts) {
+      g.wavefronts = load;
+      g.worst_bank = static_cast<int>(b);
+    }
+  }
+  g.worst_lanes = lanes_of_bank[static_cast<size_t>(g.worst_bank)];
+  return g;
+}
+
+// Fast path: rows relative to the first lane's row, offset by 32 * kRowWords, fit in a
+// 64 * kRowWords-bit set per bank. Returns false when they do not.
+template <int kWordsPerLane, int kRowWords>
+bool load_of_group_near(const WarpAccess& a, std::uint32_t group_mask, GroupLoad& g) {
+  constexpr std::uint64_t kRows = 64 * kRowWords;
+  std::array<std::array<std::uint64_t, kRowWords>, 32> rows{};
+  const std::uint64_t base = (a.address[__builtin_ctz(group_mask)] >> 7) - kRows / 2;
+  std::uint64_t out_of_range = 0;
+  for (std::uint32_t m = group_mask; m != 0; m &= m - 1) {
+    const std::uint64_t word0 = a.address[__builtin_ctz(m)] >> 2;
+    for (int w = 0; w < kWordsPerLane; ++w) {
+      const std::uint64_t word = word0 + static_cast<std::uint64_t>(w);
+      const std::uint64_t row = (word >> 5) - base;
+      out_of_range |= row / kRows;
+      rows[word & 31u][(row % kRows) >> 6] |= 1ull << (row & 63u);
+    }
+  }
+  if (out_of_range != 0) return false;
+  for (size_t b = 0; b < 32; ++b) {
+    int distinct = 0;
+    for (std::uint64_t bits : rows[b]) distinct += __builtin_popcountll(bits);
+    g.distinct_words += distinct;
+    if (distinct > g.wavefronts) {
+      g.wavefronts = distinct;
+      g.worst_bank = static_cast<int>(b);
+    }
+  }
+  if (g.wavefronts > 1)  // only a conflict has colliding lanes worth naming
+    for (std::uint32_t m = group_mask; m != 0; m &= m - 1) {
+      const int lane = __builtin_ctz(m);
+      const std::uint64_t word0 = a.address[lane] >> 2;
+      for (int w = 0; w < kWordsPerLane; ++w)
+        if (((word0 + static_cast<std::uint64_t>(w)) & 31u) == static_cast<std::uint64_t>(g.worst_bank))
+          g.worst_lanes |= 1u << lane;
+    }
+  return true;
+}
+
+GroupLoad load_of_group(const WarpAccess& a, std::uint32_t group_mask, int words_per_lane, Merge merge,
+                        BankTable& table) {
+  GroupLoad g;
+  if (merge == Merge::DistinctWords) {
+    bool near = false;
+    switch (words_per_lane) {
+      case 1: near = load_of_group_near<1, 1>(a, group_mask, g) || load_of_group_near<1, 8>(a, group_mask, g); break;
+      case 2: near = load_of_group_near<2, 1>(a, group_mask, g) || load_of_group_near<2, 8>(a, group_mask, g); break;
+      case 4: near = load_of_group_near<4, 1>(a, group_mask, g) || load_of_group_near<4, 8>(a, group_mask, g); break;
+      default: break;
+    }
+    if (near) return g;
+  }
+  return load_of_group_spread(a, group_mask, words_per_lane, merge, table);
+}
+
 }  // namespace
 
 SharedCost price_shared(const Arch& arch, const WarpAccess& a) {
@@ -78,51 +179,23 @@ SharedCost price_shared(const Arch& arch, const WarpAccess& a) {
   const Merge merge = a.op == MemOp::SharedAtomic ? Merge::Lanes : Merge::DistinctWords;
   const int group_lanes = group_lanes_for(arch, a);
   const auto [words_per_lane, lanes] = lane_words(a);
-  const int banks = arch.banks;
-  const auto bank_bytes = static_cast<std::uint64_t>(arch.bank_bytes);
   const int words_per_wavefront = arch.wavefront_bytes / arch.bank_bytes;
   thread_local BankTable table;
 
   for (int first = 0; first < lanes; first += group_lanes) {
-    const int last = std::min(lanes, first + group_lanes);
-    std::uint32_t group_mask = 0;
-    for (int lane = first; lane < last; ++lane)
-      if (a.active(lane)) group_mask |= 1u << lane;
+    const int count = std::min(lanes, first + group_lanes) - first;
+    const std::uint32_t span = count == 32 ? 0xffffffffu : ((1u << count) - 1u) << first;
+    const std::uint32_t group_mask = a.mask & span;
     if (group_mask == 0) continue;
-    table.clear(banks);
-    for (int lane = first; lane < last; ++lane) {
-      if (!(group_mask >> lane & 1u)) continue;
-      const std::uint64_t word0 = a.address[lane] / bank_bytes;
-      for (int w = 0; w < words_per_lane; ++w) {
-        const std::uint64_t word = word0 + static_cast<std::uint64_t>(w);
-        table.add(static_cast<int>(word % static_cast<std::uint64_t>(banks)), word);
-      }
-    }
-    int group_wavefronts = 0, distinct_words = 0, worst_bank = 0;
-    for (int b = 0; b < banks; ++b) {
-      const int load = merge == Merge::Lanes ? table.lanes(b) : table.distinct(b);
-      distinct_words += table.distinct(b);
-      if (load > group_wavefronts) {
-        group_wavefronts = load;
-        worst_bank = b;
-      }
-    }
+    const GroupLoad g = load_of_group(a, group_mask, words_per_lane, merge, table);
     ++cost.groups;
-    cost.wavefronts += group_wavefronts;
-    cost.ideal_wavefronts += (distinct_words + words_per_wavefront - 1) / words_per_wavefront;
-    if (group_wavefronts > cost.worst_degree) {
-      cost.worst_degree = group_wavefronts;
-      cost.worst_bank = worst_bank;
+    cost.wavefronts += g.wavefronts;
+    cost.ideal_wavefronts += (g.distinct_words + words_per_wavefront - 1) / words_per_wavefront;
+    if (g.wavefronts > cost.worst_degree) {
+      cost.worst_degree = g.wavefronts;
+      cost.worst_bank = g.worst_bank;
       cost.worst_group = cost.groups - 1;
-      cost.colliding_lanes = 0;
-      for (int lane = first; lane < last; ++lane) {
-        if (!(group_mask >> lane & 1u)) continue;
-        const std::uint64_t word0 = a.address[lane] / bank_bytes;
-        for (int w = 0; w < words_per_lane; ++w)
-          if ((word0 + static_cast<std::uint64_t>(w)) % static_cast<std::uint64_t>(banks) ==
-              static_cast<std::uint64_t>(worst_bank))
-            cost.colliding_lanes |= 1u << lane;
-      }
+      cost.colliding_lanes = g.worst_lanes;
     }
   }
   return cost;

@@ -20,7 +20,8 @@ struct SharedCost {
   int worst_bank = -1;       // the bank with the most distinct words (or lanes, for atomics) in one group
   int worst_degree = 0;      // ... and how many: the conflict degree (1 = conflict-free)
   int worst_group = -1;      // the lane group it happened in
-  std::uint32_t colliding_lanes = 0;  // lanes of that group touching the worst bank
+  std::uint32_t colliding_lanes = 0;  // lanes of that group touching the worst bank (none without a conflict,
+                                      // except for atomics, where every lane in the bank counts)
 
   int bank_conflicts() const { return wavefronts - ideal_wavefronts; }
 };
