@@ -40,6 +40,7 @@ json behaviour_json(const StatementReport& s, const Behaviour& b) {
       if (l.active) {
         lane["address"] = l.address;
         lane["word"] = l.word;
+        if (l.colliding && c->bank_conflicts() > 0) lane["colliding"] = true;
         lane["bank"] = l.bank;
         if (l.banks > 1) lane["banks"] = l.banks;
       }
@@ -53,6 +54,10 @@ json behaviour_json(const StatementReport& s, const Behaviour& b) {
       diagram.push_back(cells);
     }
     j["diagram"] = diagram;
+    json groups = json::array();
+    for (const BankDiagram::Group& g : b.diagram.groups)
+      groups.push_back({{"first_lane", g.first_lane}, {"last_lane", g.last_lane}, {"first_row", g.first_row}, {"rows", g.rows}});
+    j["diagram_groups"] = groups;
   }
   if (const auto& g = b.cost.global) {
     j["requests"] = g->requests;

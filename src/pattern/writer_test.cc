@@ -54,6 +54,8 @@ TEST(JsonWriter, SharedSchema) {
   ASSERT_EQ(b["diagram"].size(), 2u);
   EXPECT_EQ(b["diagram"][1][0], 16);
   EXPECT_EQ(b["diagram"][1][1], -1);
+  EXPECT_EQ(b["diagram_groups"], nlohmann::json::parse(R"([{"first_lane":0,"last_lane":31,"first_row":0,"rows":2}])"));
+  EXPECT_EQ(b["lanes"][16]["colliding"], true);
 }
 
 TEST(JsonWriter, GlobalSchema) {
