@@ -57,6 +57,19 @@ bool BlockRunner::control(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t
 
 bool BlockRunner::call(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec) {
   const CallLink& link = program_.calls[op.target];
+  if (link.external) {
+    if (link.callee != "vprintf" && exec != 0) {
+      ctx_.diagnose(Diagnostic::Kind::Unsupported, Diagnostic::Severity::Error, w.index, std::countr_zero(exec),
+                    "unsupported call to external function '" + link.callee + "' at " + ctx_.where());
+      return false;
+    }
+    for_lanes(exec, [&](int l) {
+      std::uint8_t* local = ctx_.local + (static_cast<std::size_t>(w.index) * 32 + static_cast<std::size_t>(l)) * ctx_.local_size;
+      for (const CallLink::Copy& c : link.returns) std::memset(local + c.to, 0, c.size);
+    });
+    advance(w, mask, pc + 1);
+    return true;
+  }
   bool too_deep = false;
   for_lanes(exec, [&](int l) {
     auto& depth = w.depth[static_cast<std::size_t>(l)];

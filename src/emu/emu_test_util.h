@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "emu/lanes.h"
 #include "emu/launch.h"
 #include "ptx/parser.h"
 

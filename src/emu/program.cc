@@ -90,7 +90,10 @@ class Linker {
   Status visit(int f, std::vector<int>& state) {
     state[static_cast<std::size_t>(f)] = 1;
     const ptx::Function& fn = m_.functions[static_cast<std::size_t>(f)];
-    if (fn.is_declaration) return make_error("function '" + fn.name + "' is declared but has no body in this module");
+    if (fn.is_declaration) {
+      state[static_cast<std::size_t>(f)] = 2;
+      return Ok{};
+    }
     for (const ptx::CallSite& c : fn.calls) {
       int s = state[static_cast<std::size_t>(c.callee)];
       if (s == 1)
@@ -305,6 +308,18 @@ class Linker {
     CallLink link;
     const ptx::Function& callee = m_.functions[static_cast<std::size_t>(site.callee)];
     link.entry = entry_[site.callee];
+    link.callee = callee.name;
+    if (callee.is_declaration) {
+      link.external = true;
+      // The caller's return values read as zero.
+      for (int r : site.returns) {
+        auto a = symbol_address(r);
+        if (!a) return a.error();
+        link.returns.push_back({0, static_cast<std::uint32_t>(*a),
+                                static_cast<std::uint32_t>(m_.variables[static_cast<std::size_t>(r)].size)});
+      }
+      return link;
+    }
     auto copies = [&](const std::vector<int>& from, const std::vector<int>& to, std::vector<CallLink::Copy>& out) -> Status {
       if (from.size() != to.size())
         return make_error("call to '" + callee.name + "' passes " + std::to_string(from.size()) +

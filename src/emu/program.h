@@ -57,6 +57,10 @@ struct Op {
 
 struct CallLink {
   std::uint32_t entry = 0;  // callee's first operation
+  // A function declared but not defined here (vprintf, __assertfail, ...): vprintf runs
+  // as a no-op returning 0; calling any other is an unsupported-instruction error.
+  bool external = false;
+  std::string callee;
   struct Copy {
     std::uint32_t from = 0, to = 0, size = 0;  // local-memory offsets
   };
@@ -100,7 +104,8 @@ struct Program {
 
 // Links `kernel` (an .entry index) and every function it calls. Module-scope .global
 // and .const variables are allocated in `memory` on first use (once per module).
-// Errors: not an entry, a declaration without a body, recursion, unknown symbols.
+// Errors: not an entry, recursion, unknown symbols. Calls to functions without a body
+// are kept (see CallLink::external) and fail only when reached.
 Expected<Program> link(const ptx::Module& module, int kernel, GlobalMemory& memory);
 
 // Finds an .entry by its plain or mangled name: "transpose" matches
