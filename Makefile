@@ -1,0 +1,65 @@
+# warpscope: the commands a new user types. Each target does what it needs first and is
+# safe to repeat.
+#   make deps    install missing system packages (Debian/Ubuntu, apt-get; a no-op when present)
+#   make build   Release build; the CLI ends at build/warpscope
+#   make test    build, then run every test through CTest
+#   make demo    the main job on bundled examples, printing the report
+#   make sanitize  ASan + UBSan build in build-asan/, all tests there
+#   make fuzz    build the libFuzzer targets with clang (build-fuzz/) and run each briefly
+#   make bench   run the Google Benchmarks (figures in the README)
+
+BUILD      ?= build
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+FUZZ_SECONDS ?= 20
+CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+
+PACKAGES := cmake ninja-build g++ make python3 ccache pkg-config \
+            libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
+            clang libclang-rt-dev
+
+.PHONY: deps build test demo sanitize fuzz bench clean
+
+deps:
+	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	else echo "deps: all present"; fi
+
+$(BUILD)/build.ninja $(BUILD)/Makefile:
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release
+
+build: $(BUILD)/$(if $(CMAKE_GEN),build.ninja,Makefile)
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+demo: build
+	@echo "== warpscope pattern patterns/transpose.ws (the seed articles' transpose tiles)"
+	@./$(BUILD)/warpscope pattern patterns/transpose.ws
+	@echo
+	@echo "== warpscope access (one warp instruction per JSON line)"
+	@./$(BUILD)/warpscope access < tests/data/access_demo.jsonl
+
+sanitize:
+	cmake -S . -B build-asan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPSCOPE_SANITIZE=ON -DWARPSCOPE_BENCH=OFF
+	cmake --build build-asan -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j $(JOBS)
+
+fuzz:
+	CXX=clang++ cmake -S . -B build-fuzz $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DWARPSCOPE_SANITIZE=ON -DWARPSCOPE_FUZZ=ON -DWARPSCOPE_TESTS=OFF -DWARPSCOPE_BENCH=OFF
+	cmake --build build-fuzz -j $(JOBS) --target $$(cd fuzz && ls *_fuzz.cc | sed 's/\.cc$$//')
+	@for f in fuzz/*_fuzz.cc; do t=$$(basename $$f .cc); c=fuzz/corpus/$${t%_fuzz}; mkdir -p $$c build-fuzz/corpus-$$t; \
+	  echo "== $$t ($(FUZZ_SECONDS) s)"; \
+	  ./build-fuzz/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 build-fuzz/corpus-$$t $$c 2>&1 | tail -2 || exit 1; \
+	done
+
+bench: build
+	./$(BUILD)/bench/model_bench
+	@for b in emu_bench pattern_bench; do [ -x ./$(BUILD)/bench/$$b ] && ./$(BUILD)/bench/$$b || true; done
+
+clean:
+	rm -rf $(BUILD) build-asan build-fuzz
