@@ -66,7 +66,27 @@ F special(Opcode op, F x) {
 }  // namespace
 
 bool exec_special(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
-  if (op.opcode == Opcode::Testp) return unsupported(op, w, mask, ctx);  // not decoded yet
+  if (op.opcode == Opcode::Testp) {
+    if (op.type != ptx::Type::F32 && op.type != ptx::Type::F64) return unsupported(op, w, mask, ctx);
+    std::uint64_t* d = w.row(op.dst[0]);
+    const std::uint64_t* a = w.row(op.src[0]);
+    for_lanes(mask, [&](int l) {
+      double x = op.type == ptx::Type::F32 ? from_bits<float>(a[l]) : from_bits<double>(a[l]);
+      int c = op.type == ptx::Type::F32 ? std::fpclassify(from_bits<float>(a[l])) : std::fpclassify(x);
+      bool r = false;
+      switch (op.subop) {
+        case ptx::SubOp::Finite: r = std::isfinite(x); break;
+        case ptx::SubOp::Infinite: r = std::isinf(x); break;
+        case ptx::SubOp::Number: r = !std::isnan(x); break;
+        case ptx::SubOp::NotANumber: r = std::isnan(x); break;
+        case ptx::SubOp::Normal: r = c == FP_NORMAL; break;
+        case ptx::SubOp::Subnormal: r = c == FP_SUBNORMAL; break;
+        default: break;
+      }
+      d[l] = r ? 1u : 0u;
+    });
+    return true;
+  }
   std::uint64_t* d = w.row(op.dst[0]);
   const std::uint64_t* a = w.row(op.src[0]);
   bool ftz = op.has(ptx::flag::Ftz);

@@ -154,13 +154,7 @@ class Linker {
         local_.push_back(iid);
         local += v.size == 0 ? 8 : v.size;
       } else if ((v.space == Space::Global || v.space == Space::Const) && used[id]) {
-        std::uint64_t* slot = memory_.symbol_slot(&v);
-        if (*slot == 0) {
-          std::vector<std::uint8_t> bytes(v.size, 0);
-          std::copy_n(v.init.begin(), std::min<std::size_t>(v.init.size(), bytes.size()), bytes.begin());
-          *slot = memory_.allocate(bytes, v.name);
-        }
-        addr_[iid] = *slot;
+        addr_[iid] = global_address(iid);
       }
     }
     p_.static_shared_bytes = static_cast<std::uint32_t>(shared);
@@ -176,6 +170,25 @@ class Linker {
       }
     }
     p_.local_bytes = static_cast<std::uint32_t>(align_up(local, 16));
+  }
+
+  // A .global/.const variable's device address, allocated (with its initializer) once
+  // per module and memory. Addresses inside initializers point at other such variables.
+  std::uint64_t global_address(int id) {
+    const ptx::Variable& v = m_.variables[static_cast<std::size_t>(id)];
+    std::uint64_t* slot = memory_.symbol_slot(&v);
+    if (*slot != 0) return *slot;
+    std::vector<std::uint8_t> bytes(std::max<std::uint64_t>(v.size, 1), 0);
+    std::copy_n(v.init.begin(), std::min<std::size_t>(v.init.size(), bytes.size()), bytes.begin());
+    *slot = memory_.allocate(bytes, v.name);
+    std::uint64_t self = *slot;
+    for (const auto& [offset, target] : v.init_addresses) {
+      const ptx::Variable& t = m_.variables[static_cast<std::size_t>(target)];
+      std::uint64_t a = (t.space == Space::Global || t.space == Space::Const) ? global_address(target) : 0;
+      auto data = memory_.bytes(self);
+      if (offset + 8 <= data.size()) std::memcpy(data.data() + offset, &a, 8);
+    }
+    return self;
   }
 
   std::uint32_t constant_row(std::uint64_t value) {

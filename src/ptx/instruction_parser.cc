@@ -86,7 +86,12 @@ const std::unordered_map<std::string_view, Modifier>& modifier_table() {
       {"L2::evict_normal", {ModKind::Ignore, 0}}, {"L2::evict_last", {ModKind::Ignore, 0}},
       {"L2::evict_first", {ModKind::Ignore, 0}}, {"L2::64B", {ModKind::Ignore, 0}},
       {"L2::128B", {ModKind::Ignore, 0}},      {"L2::256B", {ModKind::Ignore, 0}},
-      {"f4e", {ModKind::Ignore, 0}},
+      {"f4e", {ModKind::Ignore, 0}},           {"L1", {ModKind::Ignore, 0}},
+      {"L2", {ModKind::Ignore, 0}},            {"proxy", {ModKind::Ignore, 0}},
+      {"async", {ModKind::Ignore, 0}},         {"noftz", {ModKind::Ignore, 0}},
+      {"finite", {ModKind::SubOp, unsigned(SubOp::Finite)}}, {"infinite", {ModKind::SubOp, unsigned(SubOp::Infinite)}},
+      {"number", {ModKind::SubOp, unsigned(SubOp::Number)}}, {"notanumber", {ModKind::SubOp, unsigned(SubOp::NotANumber)}},
+      {"normal", {ModKind::SubOp, unsigned(SubOp::Normal)}}, {"subnormal", {ModKind::SubOp, unsigned(SubOp::Subnormal)}},
   };
   return *table;
 }

@@ -62,7 +62,8 @@ enum class Rounding : std::uint8_t { None, Rn, Rz, Rm, Rp, Rna, Rni, Rzi, Rmi, R
 // boolean combiner, bar.red's op, match's mode.
 enum class SubOp : std::uint8_t {
   None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas, Up, Down, Bfly, Idx, All, Any,
-  Ballot, Popc, Uni
+  Ballot, Popc, Uni,
+  Finite, Infinite, Number, NotANumber, Normal, Subnormal  // testp
 };
 
 namespace flag {
@@ -184,6 +185,8 @@ struct Variable {
   int param_index = -1;         // position in a function's parameter (or return) list
   bool is_return = false;
   std::vector<std::uint8_t> init;  // initializer bytes (may be shorter than size)
+  // Addresses in the initializer: {byte offset, variable} (generic(x) or x); 8 bytes each.
+  std::vector<std::pair<std::uint64_t, int>> init_addresses;
   int ptx_line = 0;
 };
 

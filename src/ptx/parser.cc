@@ -96,6 +96,12 @@ void Parser::skip_braced_block() {
 
 Module Parser::run() {
   while (peek().kind != TokenKind::End) top_level();
+  symbol_scopes_.clear();
+  for (const PendingAddress& p : pending_addresses_) {
+    int id = symbol_index(p.symbol.text);
+    if (id < 0) fail(p.symbol, "unknown symbol '" + std::string(p.symbol.text) + "' in an initializer");
+    module_.variables[static_cast<std::size_t>(p.variable)].init_addresses.emplace_back(p.offset, id);
+  }
   return std::move(module_);
 }
 
@@ -280,8 +286,22 @@ void Parser::initializer(Variable& v) {
       } else if (negative) {
         bits ^= (bytes == 4 ? 0x80000000ull : 0x8000000000000000ull);
       }
+    } else if (t.kind == TokenKind::Ident && !negative) {
+      // An address: "generic(sym)" or "sym", resolved when the module is complete.
+      bool wrapped = t.text == "generic" && peek(1).is('(');
+      if (wrapped) {
+        next();
+        next();
+      }
+      const Token& sym = peek();
+      if (sym.kind != TokenKind::Ident) fail(sym, "expected a symbol in the initializer");
+      pending_addresses_.push_back({static_cast<int>(module_.variables.size()), v.init.size(), sym});
+      next();
+      if (wrapped) expect(')', "after generic(symbol");
+      for (int i = 0; i < bytes; ++i) v.init.push_back(0);
+      return;
     } else {
-      fail(t, "unsupported initializer '" + std::string(t.text) + "' (only numbers are supported)");
+      fail(t, "unsupported initializer '" + std::string(t.text) + "'");
     }
     next();
     for (int i = 0; i < bytes; ++i) v.init.push_back(static_cast<std::uint8_t>(bits >> (8 * i)));

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -83,6 +84,12 @@ class Parser {
     Token token;
   };
   std::vector<FuncRef> func_refs_;
+  struct PendingAddress {
+    int variable;
+    std::uint64_t offset;
+    Token symbol;
+  };
+  std::vector<PendingAddress> pending_addresses_;
   DebugLoc loc_;
   std::map<std::tuple<int, int, int>, SourceLoc> outer_of_;  // .loc -> its outermost call site
 };

@@ -1,0 +1,124 @@
+// semantics_test.cc: instruction semantics on small hand-written PTX (Triton-style
+// spacing, nested inline-asm scopes, carries, conversions, shuffles, initializers).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "emu/emu_test_util.h"
+
+namespace warpscope::emu {
+namespace {
+
+using testing::read_buffer;
+
+// Runs `body` as a kernel k(.param .u64 out) on one warp; %rd1 holds out + 8 * lane
+// (generic), %r0 the lane; the body stores into [%rd1].
+std::vector<std::uint64_t> run_body(const std::string& body, std::string extra_decls = "", int threads = 32) {
+  std::string src = ".version 8.0\n.target sm_90\n.address_size 64\n" + extra_decls +
+                    "\n.visible .entry k(.param .u64 k_param_0)\n{\n"
+                    "\t.reg .pred %p<8>;\n\t.reg .b16 %rs<8>;\n\t.reg .b32 %r<32>;\n\t.reg .b64 %rd<16>;\n"
+                    "\t.reg .f32 %f<16>;\n\t.reg .f64 %fd<8>;\n"
+                    "\tld.param.u64 %rd0, [k_param_0];\n\tmov.u32 %r0, %tid.x;\n"
+                    "\tmul.wide.u32 %rd2, %r0, 8;\n\tadd.s64 %rd1, %rd0, %rd2;\n" +
+                    body + "\n\tret;\n}\n";
+  auto m = ptx::parse(src, "t.ptx");
+  EXPECT_TRUE(m) << m.error().render() << "\n" << m.error().source_line;
+  if (!m) return {};
+  GlobalMemory memory;
+  auto out = memory.allocate(static_cast<std::uint64_t>(threads) * 8, "out");
+  auto r = run(*m, "k", {{1, 1, 1}, {static_cast<std::uint32_t>(threads), 1, 1}}, {KernelArg::of(out)}, memory);
+  EXPECT_TRUE(r) << r.error().render();
+  if (!r) return {};
+  for (const auto& d : r->diagnostics) ADD_FAILURE() << d.message;
+  return read_buffer<std::uint64_t>(memory, out);
+}
+
+TEST(Semantics, TritonSpacingAndSingleElementVectors) {
+  auto v = run_body(
+      "\t{\n\t.reg .pred %p9;\n\tsetp.eq.u32 %p9, %r0, 3;\n\tselp.b32 %r1, 7, 9, %p9;\n\t}\n"
+      "\tmov.u64 %rd3, 0x0;\n\tcvt.u64.u32 %rd3, %r1;\n"
+      "\t@%p0 bra $L__skip;\n\tst.global.b64 [ %rd1 + 0 ], { %rd3 };\n$L__skip:");
+  ASSERT_EQ(v.size(), 32u);
+  EXPECT_EQ(v[3], 7u);
+  EXPECT_EQ(v[4], 9u);
+}
+
+TEST(Semantics, CarryChainsAndWideMultiplies) {
+  // (2^32 - 1 + lane) as a 64-bit sum through add.cc/addc; mul.hi.s64 of negatives.
+  auto v = run_body(
+      "\tmov.u32 %r1, -1;\n\tadd.cc.u32 %r2, %r1, %r0;\n\taddc.u32 %r3, 0, 0;\n"
+      "\tmov.b64 %rd3, {%r2, %r3};\n\tst.global.u64 [%rd1], %rd3;");
+  for (int l = 0; l < 32; ++l) EXPECT_EQ(v[static_cast<std::size_t>(l)], 0xffffffffull + static_cast<unsigned>(l)) << l;
+  auto h = run_body("\tmov.u64 %rd3, -3;\n\tcvt.u64.u32 %rd4, %r0;\n\tmul.hi.s64 %rd5, %rd3, %rd4;\n\tst.global.u64 [%rd1], %rd5;");
+  EXPECT_EQ(h[5], ~0ull);  // -15 >> 64 is -1
+  EXPECT_EQ(h[0], 0u);
+}
+
+TEST(Semantics, ConversionsRoundAndSaturate) {
+  auto v = run_body(
+      "\tcvt.rn.f32.u32 %f1, %r0;\n\tmul.f32 %f2, %f1, 0f3F000000;\n"  // lane / 2
+      "\tadd.f32 %f3, %f2, 0fBF800000;\n"                               // - 1
+      "\tcvt.rni.s32.f32 %r1, %f3;\n\tcvt.rmi.s32.f32 %r2, %f3;\n\tcvt.rpi.s32.f32 %r3, %f3;\n"
+      "\tcvt.rzi.u32.f32 %r4, %f3;\n"  // saturates negatives to 0
+      "\tand.b32 %r1, %r1, 255;\n\tand.b32 %r2, %r2, 255;\n\tand.b32 %r3, %r3, 255;\n"
+      "\tshl.b32 %r2, %r2, 8;\n\tshl.b32 %r3, %r3, 16;\n\tshl.b32 %r4, %r4, 24;\n"
+      "\tor.b32 %r5, %r1, %r2;\n\tor.b32 %r5, %r5, %r3;\n\tor.b32 %r5, %r5, %r4;\n"
+      "\tcvt.u64.u32 %rd3, %r5;\n\tst.global.u64 [%rd1], %rd3;");
+  auto unpack = [](std::uint64_t x, int k) { return static_cast<int>(static_cast<std::int8_t>(x >> (8 * k))); };
+  // lane 1: -0.5 -> rni 0 (ties to even), rmi -1, rpi 0, rzi.u32 0
+  EXPECT_EQ(unpack(v[1], 0), 0);
+  EXPECT_EQ(unpack(v[1], 1), -1);
+  EXPECT_EQ(unpack(v[1], 2), 0);
+  EXPECT_EQ(unpack(v[1], 3), 0);
+  // lane 5: 1.5 -> rni 2, rmi 1, rpi 2, rzi 1
+  EXPECT_EQ(unpack(v[5], 0), 2);
+  EXPECT_EQ(unpack(v[5], 1), 1);
+  EXPECT_EQ(unpack(v[5], 2), 2);
+  EXPECT_EQ(unpack(v[5], 3), 1);
+  auto s = run_body("\tcvt.s64.s32 %rd3, %r0;\n\tsub.s64 %rd4, 100, %rd3;\n\tmul.lo.s64 %rd4, %rd4, 3;\n"
+                    "\tcvt.sat.s8.s64 %rs1, %rd4;\n\tcvt.s64.s8 %rd5, %rs1;\n\tst.global.u64 [%rd1], %rd5;");
+  EXPECT_EQ(static_cast<std::int64_t>(s[0]), 127);   // 300 saturates
+  EXPECT_EQ(static_cast<std::int64_t>(s[31]), 127);  // 207
+}
+
+TEST(Semantics, ShuffleModes) {
+  auto v = run_body(
+      "\tshfl.sync.up.b32 %r1|%p1, %r0, 1, 0, -1;\n"       // lane - 1, lane 0 keeps its own
+      "\tshfl.sync.bfly.b32 %r2, %r0, 3, 31, -1;\n"        // lane ^ 3
+      "\tshfl.sync.idx.b32 %r3, %r0, 2, 0x181f, -1;\n"     // width 8: lane (l & ~7) + 2
+      "\tselp.u32 %r4, 1, 0, %p1;\n"
+      "\tshl.b32 %r3, %r3, 8;\n\tshl.b32 %r2, %r2, 16;\n\tshl.b32 %r4, %r4, 24;\n"
+      "\tor.b32 %r5, %r1, %r2;\n\tor.b32 %r5, %r5, %r3;\n\tor.b32 %r5, %r5, %r4;\n"
+      "\tcvt.u64.u32 %rd3, %r5;\n\tst.global.u64 [%rd1], %rd3;");
+  for (unsigned l = 0; l < 32; ++l) {
+    std::uint64_t x = v[l];
+    EXPECT_EQ(x & 0xff, l == 0 ? 0u : l - 1) << l;
+    EXPECT_EQ((x >> 8) & 0xff, (l & ~7u) | 2u) << l;
+    EXPECT_EQ((x >> 16) & 0xff, l ^ 3u) << l;
+    EXPECT_EQ((x >> 24) & 0xff, l == 0 ? 0u : 1u) << l;
+  }
+}
+
+TEST(Semantics, InitializerAddressesAndTestp) {
+  auto v = run_body(
+      "\tmov.u64 %rd3, ptrs;\n\tld.global.u64 %rd4, [%rd3+8];\n\tld.global.u32 %r1, [%rd4+4];\n"
+      "\tcvt.rn.f32.u32 %f1, %r0;\n\tdiv.rn.f32 %f2, %f1, 0f00000000;\n"  // lane/0: inf, 0/0: nan
+      "\ttestp.infinite.f32 %p1, %f2;\n\ttestp.notanumber.f32 %p2, %f2;\n"
+      "\tselp.u32 %r2, 100, 0, %p1;\n\tselp.u32 %r3, 1000, 0, %p2;\n\tadd.s32 %r1, %r1, %r2;\n\tadd.s32 %r1, %r1, %r3;\n"
+      "\tcvt.u64.u32 %rd5, %r1;\n\tst.global.u64 [%rd1], %rd5;",
+      ".global .align 4 .u32 table[2] = {5, 6};\n.global .align 8 .u64 ptrs[2] = {generic(table), table};");
+  EXPECT_EQ(v[0], 1006u);
+  EXPECT_EQ(v[1], 106u);
+}
+
+TEST(Semantics, NamedBarrierWithCount) {
+  // Warps 0 and 1 sync on barrier 1 (64 threads); warp 2 never does.
+  auto v = run_body(
+      "\tsetp.ge.u32 %p1, %r0, 64;\n\t@%p1 bra $L__out;\n\tbar.sync 1, 64;\n"
+      "$L__out:\n\tcvt.u64.u32 %rd3, %r0;\n\tst.global.u64 [%rd1], %rd3;",
+      "", 96);
+  EXPECT_EQ(v[95], 95u);
+}
+
+}  // namespace
+}  // namespace warpscope::emu
