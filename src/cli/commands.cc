@@ -6,6 +6,7 @@
 
 #include "cli/access_command.h"
 #include "cli/command.h"
+#include "cli/kernel_command.h"
 #include "cli/pattern_command.h"
 
 namespace warpscope::cli {
@@ -14,6 +15,7 @@ namespace {
 constexpr std::array kCommands{
     Command{"access", add_access_command},
     Command{"pattern", add_pattern_command},
+    Command{"kernel", add_kernel_command},
 };
 }  // namespace
 

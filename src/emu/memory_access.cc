@@ -256,7 +256,8 @@ void publish(const Op& op, const Warp& w, const LaneAccess& acc, model::MemOp sh
     ctx.listener->on_access(e);
   };
   send(acc.shared_lanes & acc.mask, shared_op, true);
-  send(acc.global_lanes & acc.mask, global_op, false);
+  // Constant memory (ld.const) is served by the constant cache, not the LSU's global path.
+  if (op.space != ptx::Space::Const) send(acc.global_lanes & acc.mask, global_op, false);
 }
 
 }  // namespace warpscope::emu

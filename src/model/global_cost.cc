@@ -73,7 +73,11 @@ GlobalCost price_global(const Arch& arch, const WarpAccess& a) {
   cost.lines = count_distinct_units(addr.data(), n, __builtin_ctz(arch.line_bytes), lo, hi);
   cost.bytes_requested = static_cast<std::uint64_t>(count_distinct_units(addr.data(), n, __builtin_ctz(a.width), lo, hi)) * width;
   cost.bytes_moved = static_cast<std::uint64_t>(cost.sectors) * sector;
-  cost.ideal_sectors = static_cast<int>((cost.bytes_requested + sector - 1) / sector);
+  // ncu's "ideal" (L2 Theoretical Sectors Global Ideal): the sectors the active lanes' bytes
+  // would fill if packed, but never more than were touched (a broadcast is already ideal).
+  // Measured: examples/conv3x3 on an H200, whose clamped halo loads repeat addresses.
+  const std::uint64_t lane_bytes = static_cast<std::uint64_t>(n) * width;
+  cost.ideal_sectors = std::min(cost.sectors, static_cast<int>((lane_bytes + sector - 1) / sector));
   if (cost.sectors > cost.ideal_sectors) cost.cause = classify(addr.data(), n, a.width);
   return cost;
 }

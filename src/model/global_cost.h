@@ -24,8 +24,8 @@ struct GlobalCost {
   int requests = 0;
   int sectors = 0;        // distinct 32-byte sectors touched
   int lines = 0;          // distinct 128-byte lines touched
-  int ideal_sectors = 0;  // ceil(bytes requested / 32)
-  std::uint64_t bytes_requested = 0;  // distinct bytes the active lanes asked for
+  int ideal_sectors = 0;  // as ncu: min(sectors, ceil(active lanes * width / 32))
+  std::uint64_t bytes_requested = 0;  // distinct bytes the active lanes asked for (efficiency's numerator)
   std::uint64_t bytes_moved = 0;      // sectors * 32
   Coalescing cause = Coalescing::Coalesced;
 

@@ -51,6 +51,15 @@ TEST(GlobalCost, BroadcastMovesOneSector) {
   EXPECT_EQ(c.ideal_sectors, 1);
 }
 
+TEST(GlobalCost, IdealCountsEveryLanesBytesAsNcuDoes) {
+  // lanes 2j and 2j+1 read the same float, 32 bytes apart per pair: 16 sectors; ncu's ideal
+  // packs all 32 lanes' 4 bytes (4 sectors), not just the 16 distinct floats (2 sectors).
+  const auto c = global_of(make_access(MemOp::GlobalLoad, 4, [](int l) { return 32u * (l / 2); }));
+  EXPECT_EQ(c.sectors, 16);
+  EXPECT_EQ(c.ideal_sectors, 4);
+  EXPECT_EQ(c.bytes_requested, 64u);
+}
+
 TEST(GlobalCost, NoActiveLaneNoRequest) {
   const auto c = global_of(make_access(MemOp::GlobalLoad, 4, [](int l) { return 4u * l; }, 0));
   EXPECT_EQ(c.requests, 0);

@@ -1,0 +1,71 @@
+// cost_listener.h: prices every warp access the emulator publishes, per instruction.
+//
+// One CostListener per emulator worker (see emu/launch.h); merge them after the run.
+//
+//   pc 17  ld.shared.f32 (transpose.cu:27)  executions 8192  wavefronts 262144  ideal 8192
+//          worst warp: block (0,0,0) warp 0, 32-way in bank 0
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "emu/events.h"
+#include "model/access_cost.h"
+
+namespace warpscope::analysis {
+
+// What one static instruction cost over the whole run.
+struct InstructionCost {
+  const ptx::Instruction* instruction = nullptr;
+  model::MemOp op = model::MemOp::SharedLoad;
+  int width = 0;
+  bool async_copy = false;   // a cp.async half (LDGSTS): counted apart from ld/st
+  int region = -1;           // the memory region of its first event
+  std::uint64_t executions = 0;       // warp-level executions with at least one active lane
+  std::uint64_t thread_accesses = 0;  // active lanes summed
+  // shared memory
+  std::uint64_t wavefronts = 0;
+  std::uint64_t ideal_wavefronts = 0;
+  // global memory
+  std::uint64_t requests = 0;
+  std::uint64_t sectors = 0;
+  std::uint64_t ideal_sectors = 0;
+  std::uint64_t bytes_requested = 0;
+  // The warp execution with the most excess (wavefronts or sectors beyond ideal).
+  std::int64_t worst_excess = -1;
+  model::WarpAccess worst_access{};
+  model::AccessCost worst_cost{};
+  emu::Dim3 worst_block{};
+  std::uint64_t worst_block_index = 0;
+  int worst_warp = 0;
+
+  // Ties go to the earliest block and warp, so reports do not depend on thread timing.
+  bool worse_than_worst(std::int64_t excess, std::uint64_t block_index, int warp) const {
+    if (excess != worst_excess) return excess > worst_excess;
+    return block_index != worst_block_index ? block_index < worst_block_index : warp < worst_warp;
+  }
+
+  bool used() const { return executions > 0; }
+  std::uint64_t excess_wavefronts() const { return wavefronts - ideal_wavefronts; }
+  std::uint64_t excess_sectors() const { return sectors - ideal_sectors; }
+  void merge(const InstructionCost& other);
+};
+
+class CostListener final : public emu::Listener {
+ public:
+  explicit CostListener(const model::Arch& arch) : arch_(arch) {}
+
+  void on_access(const emu::AccessEvent& event) override;
+
+  // Per program index (pc); entries of instructions never executed are unused.
+  const std::vector<InstructionCost>& instructions() const { return by_pc_; }
+  std::uint64_t invalid_accesses() const { return invalid_; }
+  void merge(const CostListener& other);
+
+ private:
+  const model::Arch& arch_;
+  std::vector<InstructionCost> by_pc_;
+  std::uint64_t invalid_ = 0;
+};
+
+}  // namespace warpscope::analysis

@@ -1,0 +1,122 @@
+// kernel_report.cc: from per-instruction costs to per-line and per-kernel figures.
+#include "analysis/kernel_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <tuple>
+
+namespace warpscope::analysis {
+
+const std::vector<std::string>& kernel_metric_names() {
+  static const std::vector<std::string> names = {
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld",  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld",
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st",  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st",
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom",
+      "smsp__inst_executed_op_ldsm",
+      "l1tex__t_requests_pipe_lsu_mem_global_op_ld",       "l1tex__t_sectors_pipe_lsu_mem_global_op_ld",
+      "l1tex__t_requests_pipe_lsu_mem_global_op_st",       "l1tex__t_sectors_pipe_lsu_mem_global_op_st",
+      "l1tex__t_requests_pipe_lsu_mem_global_op_red",      "l1tex__t_sectors_pipe_lsu_mem_global_op_red",
+  };
+  return names;
+}
+
+namespace {
+
+// Adds one instruction's figures to a metric map (ncu names, and Source-page names).
+void add_metrics(Metrics& m, const InstructionCost& c, double scale) {
+  if (c.async_copy) return;  // LDGSTS has counters of its own (op_ldgsts), not predicted here
+  auto add = [&](const std::string& name, std::uint64_t v) {
+    m[name] += static_cast<long long>(std::llround(static_cast<double>(v) * scale));
+  };
+  const std::string suffix(model::ncu_op_suffix(c.op));
+  if (model::space_of(c.op) == model::Space::Shared) {
+    add("l1tex__data_pipe_lsu_wavefronts_mem_" + suffix, c.wavefronts);
+    add("l1tex__data_bank_conflicts_pipe_lsu_mem_" + suffix, c.wavefronts - c.ideal_wavefronts);
+    if (c.op == model::MemOp::LdMatrix) add("smsp__inst_executed_op_ldsm", c.executions);
+    add(kSourceWavefronts, c.wavefronts);
+    add(kSourceWavefrontsIdeal, c.ideal_wavefronts);
+  } else {
+    add("l1tex__t_requests_pipe_lsu_mem_" + suffix, c.requests);
+    add("l1tex__t_sectors_pipe_lsu_mem_" + suffix, c.sectors);
+    add(kSourceSectors, c.sectors);
+    add(kSourceSectorsIdeal, c.ideal_sectors);
+  }
+}
+
+// The line an instruction is reported on: its own .loc, also for inlined code (ncu's Source
+// page always shows an inlined instruction on its innermost line; whether it also shows it
+// at the call site depends on ptxas's line table, which only the SASS tells).
+ptx::SourceLoc user_loc(const ptx::Instruction& inst) { return inst.debug.loc; }
+
+std::string file_name(const ptx::Module& module, int file) {
+  auto it = module.files.find(file);
+  return it == module.files.end() ? std::string() : it->second;
+}
+
+}  // namespace
+
+KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, const emu::LaunchConfig& launch,
+                                 emu::RunReport& run, std::uint64_t blocks_total, const SourceLines& source_lines) {
+  KernelReport r;
+  r.kernel = std::move(kernel);
+  r.ptx_file = module.path;
+  r.launch = launch;
+  r.blocks_total = blocks_total;
+  r.blocks_run = run.blocks_run;
+  r.scale = run.blocks_run == 0 ? 0.0 : static_cast<double>(blocks_total) / static_cast<double>(run.blocks_run);
+  r.diagnostics = run.diagnostics;
+  r.warp_instructions = run.warp_instructions;
+  r.thread_instructions = run.thread_instructions;
+  r.seconds = run.seconds;
+  r.workers = run.workers;
+
+  CostListener merged(**model::find_arch("sm_90"));
+  for (auto& l : run.listeners)
+    if (auto* c = dynamic_cast<CostListener*>(l.get())) merged.merge(*c);
+
+  for (const std::string& name : kernel_metric_names()) r.metrics[name] = 0;
+  std::map<std::pair<int, int>, LineReport> lines;  // (file, line) -> report
+  std::map<int, std::vector<std::string>> sources;
+  for (const InstructionCost& c : merged.instructions()) {
+    if (!c.used() || c.instruction == nullptr) continue;
+    add_metrics(r.metrics, c, r.scale);
+    // An inlined instruction counts on its own line and on its outermost call site, as on
+    // ncu's Source page (which shows it at the call site too when ptxas's line table says so).
+    std::vector<ptx::SourceLoc> locs{user_loc(*c.instruction)};
+    if (c.instruction->debug.inlined() && c.instruction->debug.outer.known()) locs.push_back(c.instruction->debug.outer);
+    for (const ptx::SourceLoc& loc : locs) {
+      LineReport& line = lines[{loc.file, loc.line}];
+      if (line.line == 0 && line.file.empty()) {
+        line.file = loc.known() ? file_name(module, loc.file) : module.path;
+        line.line = loc.known() ? loc.line : c.instruction->ptx_line;
+        if (loc.known() && source_lines) {
+          auto it = sources.find(loc.file);
+          if (it == sources.end()) it = sources.emplace(loc.file, source_lines(line.file)).first;
+          if (line.line >= 1 && static_cast<std::size_t>(line.line) <= it->second.size())
+            line.source = it->second[static_cast<std::size_t>(line.line - 1)];
+        }
+      }
+      add_metrics(line.metrics, c, r.scale);
+      if (!c.async_copy) {
+        line.excess_wavefronts += c.excess_wavefronts();
+        line.excess_sectors += c.excess_sectors();
+      }
+      if (c.worst_cost.shared) line.conflict_degree = std::max(line.conflict_degree, c.worst_cost.shared->worst_degree);
+      LineInstruction li{c.instruction->text, c.instruction->ptx_line, c};
+      if (!line.worst || c.worst_excess > line.worst->cost.worst_excess) line.worst = li;
+      line.instructions.push_back(std::move(li));
+    }
+  }
+  for (auto& [key, line] : lines) r.lines.push_back(std::move(line));
+  // Worst first: excess shared wavefronts, then excess sectors, then position.
+  std::stable_sort(r.lines.begin(), r.lines.end(), [](const LineReport& a, const LineReport& b) {
+    const auto ka = std::make_tuple(a.excess_wavefronts + a.excess_sectors, a.excess_wavefronts);
+    const auto kb = std::make_tuple(b.excess_wavefronts + b.excess_sectors, b.excess_wavefronts);
+    if (ka != kb) return ka > kb;
+    return std::tie(a.file, a.line) < std::tie(b.file, b.line);
+  });
+  return r;
+}
+
+}  // namespace warpscope::analysis

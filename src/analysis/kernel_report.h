@@ -1,0 +1,77 @@
+// kernel_report.h: the report model of `warpscope kernel`: what a launch's memory
+// instructions cost, in total (keyed by ncu metric) and per source line, worst first.
+//
+//   totals  l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld = 262144 ...
+//   line    transpose_tiled.cu:27  shared loads: wavefronts 262144, ideal 8192, excess 253952,
+//           32-way; worst warp block (0,0,0) warp 0: lane -> address -> bank
+//
+// Every writer (text, JSON, ...) formats this one struct; it holds no text layout.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/cost_listener.h"
+#include "emu/launch.h"
+
+namespace warpscope::analysis {
+
+// The ncu metric names the kernel report predicts (without ".sum"), in report order.
+const std::vector<std::string>& kernel_metric_names();
+
+// The Source page's column names ncu shows per line, and how we fill them.
+inline constexpr const char* kSourceWavefronts = "L1 Wavefronts Shared";
+inline constexpr const char* kSourceWavefrontsIdeal = "L1 Wavefronts Shared Ideal";
+inline constexpr const char* kSourceSectors = "L2 Theoretical Sectors Global";
+inline constexpr const char* kSourceSectorsIdeal = "L2 Theoretical Sectors Global Ideal";
+
+using Metrics = std::map<std::string, long long>;
+
+// One instruction's share of a line, for the listing.
+struct LineInstruction {
+  std::string text;  // "ld.shared.f32"
+  int ptx_line = 0;
+  InstructionCost cost;
+};
+
+struct LineReport {
+  std::string file;  // as in the .file directive, base name kept
+  int line = 0;
+  std::string source;  // the line's text when the file was readable
+  Metrics metrics;     // ncu metric names and Source-page column names
+  std::uint64_t excess_wavefronts = 0;
+  std::uint64_t excess_sectors = 0;
+  int conflict_degree = 0;  // worst warp's worst bank, over the line's shared instructions
+  std::vector<LineInstruction> instructions;
+  // The line's worst instruction (most excess), for the lane -> address -> bank listing.
+  std::optional<LineInstruction> worst;
+};
+
+struct KernelReport {
+  std::string kernel;
+  std::string ptx_file;
+  emu::LaunchConfig launch;
+  std::string priced_from = "ptx";  // "ptx", or "sass" when ptxas/nvdisasm gave the machine code
+  std::uint64_t blocks_total = 0;
+  std::uint64_t blocks_run = 0;
+  double scale = 1.0;  // blocks_total / blocks_run: sampled totals are multiplied by it
+  Metrics metrics;     // the kernel's totals, ncu metric names
+  std::vector<LineReport> lines;  // worst first
+  std::vector<emu::Diagnostic> diagnostics;
+  std::uint64_t warp_instructions = 0;
+  std::uint64_t thread_instructions = 0;
+  double seconds = 0;
+  int workers = 0;
+};
+
+// Reads a source file's lines for the listing; may fail (the report then has no text).
+using SourceLines = std::function<std::vector<std::string>(const std::string& path)>;
+
+// Builds the report from a finished run whose listeners are CostListeners.
+KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, const emu::LaunchConfig& launch,
+                                 emu::RunReport& run, std::uint64_t blocks_total, const SourceLines& source_lines);
+
+}  // namespace warpscope::analysis

@@ -1,0 +1,118 @@
+// kernel_command.cc: `warpscope kernel`: read, emulate, price, report.
+#include "cli/kernel_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "analysis/cost_listener.h"
+#include "analysis/kernel_report.h"
+#include "cli/command.h"
+#include "cli/kernel_input.h"
+#include "emu/args.h"
+#include "emu/launch.h"
+#include "emu/program.h"
+#include "model/arch.h"
+#include "ptx/parser.h"
+#include "report/kernel_json.h"
+#include "report/kernel_text.h"
+
+namespace warpscope::cli {
+
+namespace {
+
+struct KernelOptions {
+  std::string file;
+  std::string kernel;
+  std::string grid = "1";
+  std::string block = "32";
+  std::uint32_t dyn_smem = 0;
+  std::vector<std::string> args;
+  std::string blocks;
+  std::string arch = "sm_90";
+  bool json = false;
+  int jobs = 0;
+};
+
+int fail(CommandContext& ctx, const Error& e) {
+  ctx.err << "warpscope: " << e.render() << "\n";
+  return kExitError;
+}
+
+int run_kernel(const KernelOptions& o, CommandContext& ctx) {
+  auto arch = model::find_arch(o.arch);
+  if (!arch) return fail(ctx, arch.error());
+  auto ptx_text = read_ptx(o.file, ctx.in);
+  if (!ptx_text) return fail(ctx, ptx_text.error());
+  auto module = ptx::parse(ptx_text->text, ptx_text->path);
+  if (!module) return fail(ctx, module.error());
+  std::string name = o.kernel;
+  if (name.empty()) {  // one kernel in the file: take it
+    std::vector<std::string> entries;
+    for (const auto& f : module->functions)
+      if (f.is_entry) entries.push_back(f.name);
+    if (entries.size() != 1) {
+      std::string list;
+      for (const auto& e : entries) list += (list.empty() ? "" : ", ") + e;
+      return fail(ctx, make_error("--kernel is required: " + ptx_text->path + " has kernels " + list));
+    }
+    name = entries[0];
+  }
+  auto kernel = emu::find_kernel(*module, name);
+  if (!kernel) return fail(ctx, kernel.error());
+  auto grid = parse_dim3(o.grid, "--grid");
+  if (!grid) return fail(ctx, grid.error());
+  auto block = parse_dim3(o.block, "--block");
+  if (!block) return fail(ctx, block.error());
+  if (block->count() > 1024) return fail(ctx, make_error("--block: at most 1024 threads per block"));
+  emu::GlobalMemory memory;
+  auto args = emu::make_arguments(*module, *kernel, o.args, memory);
+  if (!args) return fail(ctx, args.error());
+  emu::RunOptions options;
+  options.workers = o.jobs;
+  auto selection = parse_block_selection(o.blocks, grid->count());
+  if (!selection) return fail(ctx, selection.error());
+  options.blocks = std::move(*selection);
+  const emu::LaunchConfig launch{*grid, *block, o.dyn_smem};
+  const model::Arch& a = **arch;
+  auto run = emu::run(*module, module->functions[static_cast<std::size_t>(*kernel)].name, launch, args->values,
+                      memory, options, [&a] { return std::make_unique<analysis::CostListener>(a); });
+  if (!run) return fail(ctx, run.error());
+  const std::string dir = ptx_text->source_dir;
+  const auto report = analysis::build_kernel_report(
+      *module, module->functions[static_cast<std::size_t>(*kernel)].name, launch, *run, grid->count(),
+      [&dir](const std::string& path) { return read_source_lines(path, dir); });
+  if (o.json)
+    ctx.out << report::kernel_json(report).dump(2) << "\n";
+  else
+    ctx.out << report::kernel_text(report);
+  for (const auto& d : report.diagnostics)
+    ctx.err << "warpscope: " << (d.severity == emu::Diagnostic::Severity::Error ? "error: " : "warning: ") << d.message
+            << "\n";
+  return run->failed() ? kExitError : kExitOk;
+}
+
+}  // namespace
+
+void add_kernel_command(CLI::App& app, CommandContext& ctx) {
+  auto o = std::make_shared<KernelOptions>();
+  CLI::App* sub = app.add_subcommand("kernel", "Emulate a CUDA kernel on the CPU and report its memory costs per source line");
+  sub->add_option("file", o->file, ".ptx, .cu (needs nvcc), or '-' for PTX on standard input")->required();
+  sub->add_option("--kernel", o->kernel, "kernel name, plain or mangled (optional when the file has one)");
+  sub->add_option("--grid", o->grid, "grid X[,Y[,Z]]")->capture_default_str();
+  sub->add_option("--block", o->block, "block X[,Y[,Z]]")->capture_default_str();
+  sub->add_option("--dyn-smem", o->dyn_smem, "dynamic shared memory bytes");
+  sub->add_option("--arg", o->args,
+                  "kernel argument, in parameter order: buf:<bytes>, file:<path>, i32:<v>, u32:<v>, i64:<v>, u64:<v>, "
+                  "f32:<v>, f64:<v>");
+  sub->add_option("--blocks", o->blocks, "emulate only these blocks (e.g. 0,3,8-15 or 10%); totals are scaled");
+  sub->add_option("--arch", o->arch, "target architecture")->capture_default_str();
+  sub->add_option("-j,--jobs", o->jobs, "worker threads (default: one per core)");
+  sub->add_flag("--json", o->json, "print the report as JSON");
+  sub->callback([o, &ctx] { ctx.exit_code = run_kernel(*o, ctx); });
+}
+
+}  // namespace warpscope::cli

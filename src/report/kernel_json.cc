@@ -1,0 +1,79 @@
+// kernel_json.cc: the kernel report as data.
+#include "report/kernel_json.h"
+
+namespace warpscope::report {
+
+namespace {
+
+nlohmann::json lanes_json(const analysis::InstructionCost& c) {
+  nlohmann::json lanes = nlohmann::json::array();
+  const model::WarpAccess& a = c.worst_access;
+  for (int lane = 0; lane < model::kWarpSize; ++lane) {
+    if (!a.active(lane)) continue;
+    nlohmann::json l{{"lane", lane}, {"address", a.address[lane]}};
+    if (model::space_of(a.op) == model::Space::Shared) l["bank"] = (a.address[lane] / 4) % 32;
+    else l["sector"] = a.address[lane] / 32;
+    lanes.push_back(std::move(l));
+  }
+  return lanes;
+}
+
+}  // namespace
+
+nlohmann::json kernel_json(const analysis::KernelReport& r) {
+  nlohmann::json out;
+  out["kernel"] = r.kernel;
+  out["ptx"] = r.ptx_file;
+  out["grid"] = {r.launch.grid.x, r.launch.grid.y, r.launch.grid.z};
+  out["block"] = {r.launch.block.x, r.launch.block.y, r.launch.block.z};
+  out["dynamic_shared_bytes"] = r.launch.dynamic_shared_bytes;
+  out["priced_from"] = r.priced_from;
+  out["blocks_total"] = r.blocks_total;
+  out["blocks_run"] = r.blocks_run;
+  out["sampled"] = r.blocks_run < r.blocks_total;
+  out["scale"] = r.scale;
+  out["metrics"] = r.metrics;
+  nlohmann::json lines = nlohmann::json::array();
+  for (const analysis::LineReport& l : r.lines) {
+    nlohmann::json j{{"file", l.file}, {"line", l.line}, {"metrics", l.metrics}};
+    if (!l.source.empty()) j["source"] = l.source;
+    j["excess_wavefronts"] = l.excess_wavefronts;
+    j["excess_sectors"] = l.excess_sectors;
+    j["conflict_degree"] = l.conflict_degree;
+    nlohmann::json insts = nlohmann::json::array();
+    for (const auto& i : l.instructions)
+      insts.push_back({{"ptx_line", i.ptx_line},
+                       {"instruction", i.text},
+                       {"op", std::string(model::op_name(i.cost.op))},
+                       {"executions", i.cost.executions},
+                       {"wavefronts", i.cost.wavefronts},
+                       {"ideal_wavefronts", i.cost.ideal_wavefronts},
+                       {"requests", i.cost.requests},
+                       {"sectors", i.cost.sectors},
+                       {"ideal_sectors", i.cost.ideal_sectors}});
+    j["instructions"] = std::move(insts);
+    if (l.worst && l.worst->cost.worst_excess > 0) {
+      const auto& c = l.worst->cost;
+      j["worst_warp"] = {{"instruction", l.worst->text},
+                         {"block", {c.worst_block.x, c.worst_block.y, c.worst_block.z}},
+                         {"warp", c.worst_warp},
+                         {"excess", c.worst_excess},
+                         {"lanes", lanes_json(c)}};
+    }
+    lines.push_back(std::move(j));
+  }
+  out["lines"] = std::move(lines);
+  nlohmann::json diags = nlohmann::json::array();
+  for (const auto& d : r.diagnostics)
+    diags.push_back({{"severity", d.severity == emu::Diagnostic::Severity::Error ? "error" : "warning"},
+                     {"message", d.message},
+                     {"count", d.count}});
+  out["diagnostics"] = std::move(diags);
+  out["emulation"] = {{"warp_instructions", r.warp_instructions},
+                      {"thread_instructions", r.thread_instructions},
+                      {"seconds", r.seconds},
+                      {"workers", r.workers}};
+  return out;
+}
+
+}  // namespace warpscope::report

@@ -1,0 +1,107 @@
+// kernel_text.cc: the human-readable kernel report.
+#include "report/kernel_text.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace warpscope::report {
+
+namespace {
+
+using analysis::LineReport;
+using analysis::Metrics;
+
+long long get(const Metrics& m, const std::string& name) {
+  auto it = m.find(name);
+  return it == m.end() ? 0 : it->second;
+}
+
+// "wavefronts/ideal" of one shared op on a line, or "-".
+std::string shared_cell(const LineReport& l, const char* suffix) {
+  long long wf = 0, ideal = 0;
+  bool any = false;
+  for (const auto& i : l.instructions) {
+    if (i.cost.async_copy || std::string(model::ncu_op_suffix(i.cost.op)) != suffix) continue;
+    any = true;
+    wf += static_cast<long long>(i.cost.wavefronts);
+    ideal += static_cast<long long>(i.cost.ideal_wavefronts);
+  }
+  return any ? fmt::format("{}/{}", wf, ideal) : "-";
+}
+
+std::string global_cell(const LineReport& l, const char* suffix) {
+  long long sectors = 0, ideal = 0;
+  bool any = false;
+  for (const auto& i : l.instructions) {
+    if (i.cost.async_copy || std::string(model::ncu_op_suffix(i.cost.op)) != suffix) continue;
+    any = true;
+    sectors += static_cast<long long>(i.cost.sectors);
+    ideal += static_cast<long long>(i.cost.ideal_sectors);
+  }
+  return any ? fmt::format("{}/{}", sectors, ideal) : "-";
+}
+
+std::string lane_listing(const analysis::LineInstruction& worst) {
+  const auto& c = worst.cost;
+  const model::WarpAccess& a = c.worst_access;
+  const bool shared = model::space_of(a.op) == model::Space::Shared;
+  std::string s = fmt::format("    worst warp: {} in block ({},{},{}) warp {}", worst.text, c.worst_block.x,
+                              c.worst_block.y, c.worst_block.z, c.worst_warp);
+  if (shared && c.worst_cost.shared) {
+    const auto& sc = *c.worst_cost.shared;
+    s += fmt::format(": {} wavefronts (ideal {}), {}-way in bank {}\n", sc.wavefronts, sc.ideal_wavefronts,
+                     sc.worst_degree, sc.worst_bank);
+  } else if (c.worst_cost.global) {
+    const auto& g = *c.worst_cost.global;
+    s += fmt::format(": {} sectors (ideal {}), {}\n", g.sectors, g.ideal_sectors, model::coalescing_name(g.cause));
+  } else {
+    s += "\n";
+  }
+  s += shared ? "      lane  address  bank\n" : "      lane  address  sector\n";
+  for (int lane = 0; lane < model::kWarpSize; ++lane) {
+    if (!a.active(lane)) continue;
+    const bool hit = shared && c.worst_cost.shared && ((c.worst_cost.shared->colliding_lanes >> lane) & 1u);
+    s += fmt::format("      {:>4}  {:>7}  {:>4}{}\n", lane, a.address[lane],
+                     shared ? (a.address[lane] / 4) % 32 : a.address[lane] / 32, hit ? "  *" : "");
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string kernel_text(const analysis::KernelReport& r) {
+  std::string s = fmt::format("{} ({}): grid ({},{},{}) block ({},{},{}), {} of {} blocks emulated{}, priced from {}\n",
+                              r.kernel, r.ptx_file, r.launch.grid.x, r.launch.grid.y, r.launch.grid.z, r.launch.block.x,
+                              r.launch.block.y, r.launch.block.z, r.blocks_run, r.blocks_total,
+                              r.blocks_run < r.blocks_total ? fmt::format(" (totals scaled by {:.3g})", r.scale) : "",
+                              r.priced_from == "sass" ? "the SASS ptxas emits" : "PTX (no SASS disassembler found)");
+  s += "\nKernel totals (ncu metrics, .sum):\n";
+  for (const std::string& name : analysis::kernel_metric_names())
+    if (get(r.metrics, name) != 0) s += fmt::format("  {:<56} {:>12}\n", name, get(r.metrics, name));
+  s += "\nPer source line, worst first (shared: wavefronts/ideal; global: sectors/ideal):\n";
+  s += fmt::format("  {:<28} {:>15} {:>13} {:>13} {:>4} {:>15} {:>15} {:>13}\n", "line", "shared ld", "shared st",
+                   "shared atom", "deg", "global ld", "global st", "global red");
+  for (const LineReport& l : r.lines)
+    s += fmt::format("  {:<28} {:>15} {:>13} {:>13} {:>4} {:>15} {:>15} {:>13}\n",
+                     fmt::format("{}:{}", l.file, l.line), shared_cell(l, "shared_op_ld"),
+                     shared_cell(l, "shared_op_st"), shared_cell(l, "shared_op_atom"),
+                     l.conflict_degree > 0 ? std::to_string(l.conflict_degree) : "-", global_cell(l, "global_op_ld"),
+                     global_cell(l, "global_op_st"), global_cell(l, "global_op_red"));
+  for (const LineReport& l : r.lines) {
+    if (l.excess_wavefronts == 0 && l.excess_sectors == 0) continue;
+    s += fmt::format("\n{}:{}: {} excess wavefronts, {} excess sectors\n", l.file, l.line, l.excess_wavefronts,
+                     l.excess_sectors);
+    if (!l.source.empty()) s += fmt::format("    | {}\n", l.source);
+    if (l.worst) s += lane_listing(*l.worst);
+  }
+  if (!r.diagnostics.empty()) {
+    s += "\nDiagnostics:\n";
+    for (const auto& d : r.diagnostics)
+      s += fmt::format("  {}: {}{}\n", d.severity == emu::Diagnostic::Severity::Error ? "error" : "warning", d.message,
+                       d.count > 1 ? fmt::format(" ({} times)", d.count) : "");
+  }
+  return s;
+}
+
+}  // namespace warpscope::report
