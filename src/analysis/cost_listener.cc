@@ -32,7 +32,60 @@ void InstructionCost::merge(const InstructionCost& o) {
 
 void CostListener::on_access(const emu::AccessEvent& e) {
   if (e.access.mask == 0) return;
-  auto priced = model::price(arch_, e.access);
+  if (plan_ != nullptr && !e.async_copy)
+    if (const FusionRole* role = plan_->role(e.instruction)) {
+      add_part(e, *role);
+      return;
+    }
+  record(e, e.access);
+}
+
+void CostListener::add_part(const emu::AccessEvent& e, const FusionRole& role) {
+  Pending& p = pending_[e.warp];
+  if (p.group != role.group || ((p.seen >> role.index) & 1u)) {  // another group, or a new round
+    flush(p);
+    p.group = role.group;
+  }
+  p.parts[static_cast<std::size_t>(role.index)] = e;
+  p.seen |= 1u << role.index;
+  if (++p.have < role.size) return;
+  // All parts are in: merge when every lane's parts are contiguous and the whole is aligned.
+  const emu::AccessEvent& head = p.parts[0];
+  model::WarpAccess merged = head.access;
+  merged.width = role.width;
+  const auto part_width = static_cast<std::uint64_t>(head.access.width);
+  bool ok = true;
+  for (int k = 1; k < role.size && ok; ++k) ok = p.parts[static_cast<std::size_t>(k)].access.mask == merged.mask;
+  for (int lane = 0; lane < model::kWarpSize && ok; ++lane) {
+    if (!merged.active(lane)) continue;
+    ok = merged.address[lane] % static_cast<std::uint64_t>(role.width) == 0;
+    for (int k = 1; k < role.size && ok; ++k)
+      ok = p.parts[static_cast<std::size_t>(k)].access.address[lane] ==
+           merged.address[lane] + static_cast<std::uint64_t>(k) * part_width;
+  }
+  if (!ok) {
+    flush(p);
+    return;
+  }
+  ++fused_;
+  emu::AccessEvent at = p.parts[static_cast<std::size_t>(role.anchor)];
+  record(at, merged);
+  p = Pending{};
+}
+
+void CostListener::flush(Pending& p) {
+  for (int k = 0; k < 4; ++k)
+    if ((p.seen >> k) & 1u) record(p.parts[static_cast<std::size_t>(k)], p.parts[static_cast<std::size_t>(k)].access);
+  p = Pending{};
+}
+
+void CostListener::on_block_end(const emu::BlockEvent&) {
+  for (auto& [warp, p] : pending_) flush(p);
+  pending_.clear();
+}
+
+void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& access) {
+  auto priced = model::price(arch_, access);
   if (!priced) {  // the emulator reports misaligned accesses itself; never price them
     ++invalid_;
     return;
@@ -41,13 +94,13 @@ void CostListener::on_access(const emu::AccessEvent& e) {
   InstructionCost& c = by_pc_[e.pc];
   if (!c.used()) {
     c.instruction = e.instruction;
-    c.op = e.access.op;
-    c.width = e.access.width;
+    c.op = access.op;
+    c.width = access.width;
     c.async_copy = e.async_copy;
     c.region = e.region;
   }
   ++c.executions;
-  c.thread_accesses += static_cast<std::uint64_t>(std::popcount(e.access.mask));
+  c.thread_accesses += static_cast<std::uint64_t>(std::popcount(access.mask));
   std::int64_t excess = 0;
   if (priced->shared) {
     const model::SharedCost& s = *priced->shared;
@@ -65,7 +118,7 @@ void CostListener::on_access(const emu::AccessEvent& e) {
   if (c.executions == 1 || c.worse_than_worst(excess, e.block_index, e.warp)) {
     c.worst_excess = excess;
     c.worst_block_index = e.block_index;
-    c.worst_access = e.access;
+    c.worst_access = access;
     c.worst_cost = *priced;
     c.worst_block = e.block;
     c.worst_warp = e.warp;
@@ -76,6 +129,7 @@ void CostListener::merge(const CostListener& other) {
   if (by_pc_.size() < other.by_pc_.size()) by_pc_.resize(other.by_pc_.size());
   for (std::size_t pc = 0; pc < other.by_pc_.size(); ++pc) by_pc_[pc].merge(other.by_pc_[pc]);
   invalid_ += other.invalid_;
+  fused_ += other.fused_;
 }
 
 }  // namespace warpscope::analysis

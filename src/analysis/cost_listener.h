@@ -9,6 +9,10 @@
 #include <cstdint>
 #include <vector>
 
+#include <array>
+#include <unordered_map>
+
+#include "analysis/fusion_plan.h"
 #include "emu/events.h"
 #include "model/access_cost.h"
 
@@ -53,19 +57,38 @@ struct InstructionCost {
 
 class CostListener final : public emu::Listener {
  public:
-  explicit CostListener(const model::Arch& arch) : arch_(arch) {}
+  // With a fusion plan, the PTX accesses ptxas merged are priced as the one wide access
+  // that runs (see fusion_plan.h), on the group's first instruction.
+  explicit CostListener(const model::Arch& arch, const FusionPlan* plan = nullptr) : arch_(arch), plan_(plan) {}
 
   void on_access(const emu::AccessEvent& event) override;
+  void on_block_end(const emu::BlockEvent& event) override;
 
   // Per program index (pc); entries of instructions never executed are unused.
   const std::vector<InstructionCost>& instructions() const { return by_pc_; }
   std::uint64_t invalid_accesses() const { return invalid_; }
   void merge(const CostListener& other);
+  std::uint64_t fused_accesses() const { return fused_; }
 
  private:
+  // The parts of one fusion group a warp has executed so far.
+  struct Pending {
+    int group = -1;
+    int have = 0;
+    std::array<emu::AccessEvent, 4> parts{};
+    std::uint32_t seen = 0;  // bit per part index
+  };
+
+  void record(const emu::AccessEvent& e, const model::WarpAccess& access);
+  void flush(Pending& p);
+  void add_part(const emu::AccessEvent& e, const FusionRole& role);
+
   const model::Arch& arch_;
+  const FusionPlan* plan_ = nullptr;
   std::vector<InstructionCost> by_pc_;
+  std::unordered_map<int, Pending> pending_;  // by warp, within the current block
   std::uint64_t invalid_ = 0;
+  std::uint64_t fused_ = 0;
 };
 
 }  // namespace warpscope::analysis

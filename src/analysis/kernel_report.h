@@ -55,6 +55,8 @@ struct KernelReport {
   std::string ptx_file;
   emu::LaunchConfig launch;
   std::string priced_from = "ptx";  // "ptx", or "sass" when ptxas/nvdisasm gave the machine code
+  int merged_groups = 0;            // PTX access groups ptxas merged into vector instructions
+  std::string sass_note;            // why the SASS was not used, when it was not
   std::uint64_t blocks_total = 0;
   std::uint64_t blocks_run = 0;
   double scale = 1.0;  // blocks_total / blocks_run: sampled totals are multiplied by it

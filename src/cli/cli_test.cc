@@ -86,5 +86,66 @@ TEST(Cli, PatternReportsAParseErrorWithACaret) {
   EXPECT_NE(r.err.find("^"), std::string::npos) << r.err;
 }
 
+std::string example(const std::string& name) { return std::string(WARPSCOPE_SOURCE_DIR) + "/examples/" + name; }
+
+TEST(Cli, KernelJsonHasTotalsAndLines) {
+  const std::string ptx = example("transpose_tiled.ptx");
+  const CliRun r = run({"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "16,16", "--block", "32,8",
+                        "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512", "--json", "--no-sass"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["metrics"]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld"], 262144);
+  EXPECT_EQ(j["metrics"]["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld"], 253952);
+  EXPECT_EQ(j["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_st"], 32768);
+  ASSERT_FALSE(j["lines"].empty());
+  EXPECT_EQ(j["lines"][0]["file"], "transpose_tiled.cu");
+  EXPECT_EQ(j["lines"][0]["line"], 27);  // the 32-way column read, worst first
+  EXPECT_EQ(j["lines"][0]["worst_warp"]["lanes"].size(), 32u);
+  EXPECT_EQ(j["priced_from"], "ptx");
+}
+
+TEST(Cli, KernelSamplingScalesTotals) {
+  const std::string ptx = example("transpose_tiled.ptx");
+  const CliRun r = run({"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "16,16", "--block", "32,8",
+                        "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512", "--json", "--no-sass",
+                        "--blocks", "25%"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["blocks_run"], 64);
+  EXPECT_EQ(j["sampled"], true);
+  EXPECT_EQ(j["metrics"]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld"], 262144);
+}
+
+TEST(Cli, KernelErrorsAreMessages) {
+  const std::string ptx = example("transpose_tiled.ptx");
+  const std::string cu = example("transpose_tiled.cu");
+  struct Case {
+    std::vector<const char*> args;
+    std::string expected;
+  } cases[] = {
+      {{"kernel", ptx.c_str(), "--kernel", "nope"}, "no kernel named 'nope'"},
+      {{"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "0"}, "--grid: each dimension"},
+      {{"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--block", "64,64"}, "at most 1024 threads"},
+      {{"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--arg", "buf:16"}, "1 arguments given; kernel 'transpose_tiled_f32' takes u64"},
+      {{"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--arg", "buf:64", "--arg", "buf:64", "--arg",
+        "i32:4", "--blocks", "7-3"},
+       "--blocks"},
+      {{"kernel", "/nonexistent.ptx"}, "cannot read '/nonexistent.ptx'"},
+  };
+  for (const auto& c : cases) {
+    const CliRun r = run(c.args);
+    EXPECT_EQ(r.status, 1) << c.expected;
+    EXPECT_NE(r.err.find(c.expected), std::string::npos) << r.err;
+  }
+}
+
+TEST(Cli, KernelOutOfBoundsIsDiagnosedNotCrashed) {
+  const std::string ptx = example("transpose_tiled.ptx");
+  const CliRun r = run({"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "16,16", "--block", "32,8",
+                        "--arg", "buf:4096", "--arg", "buf:1048576", "--arg", "i32:512", "--no-sass"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace warpscope::cli

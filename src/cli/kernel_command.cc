@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "analysis/cost_listener.h"
+#include "analysis/fusion_plan.h"
 #include "analysis/kernel_report.h"
 #include "cli/command.h"
 #include "cli/kernel_input.h"
+#include "cli/sass_tools.h"
 #include "emu/args.h"
 #include "emu/launch.h"
 #include "emu/program.h"
@@ -19,6 +21,7 @@
 #include "ptx/parser.h"
 #include "report/kernel_json.h"
 #include "report/kernel_text.h"
+#include "sass/sass_listing.h"
 
 namespace warpscope::cli {
 
@@ -34,6 +37,8 @@ struct KernelOptions {
   std::string blocks;
   std::string arch = "sm_90";
   bool json = false;
+  bool no_sass = false;
+  std::string sass_listing;
   int jobs = 0;
 };
 
@@ -78,13 +83,26 @@ int run_kernel(const KernelOptions& o, CommandContext& ctx) {
   options.blocks = std::move(*selection);
   const emu::LaunchConfig launch{*grid, *block, o.dyn_smem};
   const model::Arch& a = **arch;
+  // Price the machine code that runs when ptxas and nvdisasm can show it.
+  analysis::FusionPlan plan;
+  std::string sass_note;
+  if (!o.no_sass) {
+    auto listing = o.sass_listing.empty() ? disassemble_ptx(ptx_text->text, o.arch) : read_text_file(o.sass_listing);
+    auto functions = listing ? sass::parse_sass_listing(*listing) : Expected<std::vector<sass::SassFunction>>(listing.error());
+    if (functions) plan = analysis::plan_fusions(*module, *functions);
+    else sass_note = functions.error().message;
+  }
+  const analysis::FusionPlan* plan_ptr = o.no_sass || !sass_note.empty() ? nullptr : &plan;
   auto run = emu::run(*module, module->functions[static_cast<std::size_t>(*kernel)].name, launch, args->values,
-                      memory, options, [&a] { return std::make_unique<analysis::CostListener>(a); });
+                      memory, options, [&a, plan_ptr] { return std::make_unique<analysis::CostListener>(a, plan_ptr); });
   if (!run) return fail(ctx, run.error());
   const std::string dir = ptx_text->source_dir;
-  const auto report = analysis::build_kernel_report(
+  auto report = analysis::build_kernel_report(
       *module, module->functions[static_cast<std::size_t>(*kernel)].name, launch, *run, grid->count(),
       [&dir](const std::string& path) { return read_source_lines(path, dir); });
+  report.priced_from = plan_ptr != nullptr ? "sass" : "ptx";
+  report.merged_groups = plan.groups;
+  report.sass_note = o.no_sass ? "--no-sass" : sass_note.substr(0, sass_note.find('\n'));
   if (o.json)
     ctx.out << report::kernel_json(report).dump(2) << "\n";
   else
@@ -112,6 +130,9 @@ void add_kernel_command(CLI::App& app, CommandContext& ctx) {
   sub->add_option("--arch", o->arch, "target architecture")->capture_default_str();
   sub->add_option("-j,--jobs", o->jobs, "worker threads (default: one per core)");
   sub->add_flag("--json", o->json, "print the report as JSON");
+  sub->add_flag("--no-sass", o->no_sass, "price the PTX as written, without asking ptxas/nvdisasm what runs");
+  sub->add_option("--sass-listing", o->sass_listing,
+                  "use this `nvdisasm -c -gi` listing of the kernel's cubin instead of running ptxas and nvdisasm");
   sub->callback([o, &ctx] { ctx.exit_code = run_kernel(*o, ctx); });
 }
 

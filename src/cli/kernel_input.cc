@@ -46,6 +46,8 @@ Expected<std::uint64_t> parse_count(const std::string& text, const std::string& 
 
 }  // namespace
 
+Expected<std::string> read_text_file(const std::string& path) { return slurp(path); }
+
 Expected<PtxText> read_ptx(const std::string& file, std::istream& in) {
   if (file == "-") {
     std::ostringstream s;

@@ -30,6 +30,9 @@ Expected<emu::Dim3> parse_dim3(const std::string& text, const std::string& what)
 //   "0,4,7-9"          those ids (ranges inclusive)
 Expected<std::vector<std::uint64_t>> parse_block_selection(const std::string& text, std::uint64_t total);
 
+// A whole text file.
+Expected<std::string> read_text_file(const std::string& path);
+
 // The lines of a source file named by a .file directive, looked up as written and in `dir`;
 // empty when unreadable.
 std::vector<std::string> read_source_lines(const std::string& path, const std::string& dir);

@@ -28,6 +28,8 @@ nlohmann::json kernel_json(const analysis::KernelReport& r) {
   out["block"] = {r.launch.block.x, r.launch.block.y, r.launch.block.z};
   out["dynamic_shared_bytes"] = r.launch.dynamic_shared_bytes;
   out["priced_from"] = r.priced_from;
+  out["merged_vector_groups"] = r.merged_groups;
+  if (!r.sass_note.empty()) out["sass_note"] = r.sass_note;
   out["blocks_total"] = r.blocks_total;
   out["blocks_run"] = r.blocks_run;
   out["sampled"] = r.blocks_run < r.blocks_total;

@@ -75,7 +75,9 @@ std::string kernel_text(const analysis::KernelReport& r) {
                               r.kernel, r.ptx_file, r.launch.grid.x, r.launch.grid.y, r.launch.grid.z, r.launch.block.x,
                               r.launch.block.y, r.launch.block.z, r.blocks_run, r.blocks_total,
                               r.blocks_run < r.blocks_total ? fmt::format(" (totals scaled by {:.3g})", r.scale) : "",
-                              r.priced_from == "sass" ? "the SASS ptxas emits" : "PTX (no SASS disassembler found)");
+                              r.priced_from == "sass"
+                                  ? fmt::format("the SASS ptxas emits ({} vector merges)", r.merged_groups)
+                                  : fmt::format("PTX ({})", r.sass_note.empty() ? "no SASS" : r.sass_note));
   s += "\nKernel totals (ncu metrics, .sum):\n";
   for (const std::string& name : analysis::kernel_metric_names())
     if (get(r.metrics, name) != 0) s += fmt::format("  {:<56} {:>12}\n", name, get(r.metrics, name));
