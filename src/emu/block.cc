@@ -114,7 +114,8 @@ void BlockRunner::start_block(std::uint64_t block_index) {
     w.carry = 0;
     w.depth.fill(0);
     w.reduction_dst = kNoRow;
-    std::fill_n(w.rows, static_cast<std::size_t>(program_.zero_row + 2) * 32, 0);  // registers, zero, discard
+    // Registers keep the previous block's values (PTX registers start undefined and
+    // compiled code never reads one before writing it); the zero row stays zero.
     for (const SregRow& s : program_.sregs) {
       std::uint64_t* r = w.row(s.row);
       for (int l = 0; l < 32; ++l) {
@@ -229,7 +230,7 @@ bool BlockRunner::run_warp(Warp& w) {
     }
     ++executed[pc];
     ++warp_instructions;
-    thread_instructions += static_cast<std::uint64_t>(std::popcount(exec));
+    thread_instructions += static_cast<std::uint64_t>(lane_count(exec));
     bool ok = true;
     switch (op.family) {
       case ptx::Family::Control:

@@ -27,6 +27,13 @@ inline void for_lanes(std::uint32_t mask, F&& f) {
   }
 }
 
+// Set bits of a lane mask (std::popcount is a library call without -mpopcnt).
+inline int lane_count(std::uint32_t m) {
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  return static_cast<int>((((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+}
+
 template <class T>
 inline T from_bits(std::uint64_t v) {
   if constexpr (std::is_same_v<T, float>) {
