@@ -118,31 +118,33 @@ GroupLoad load_of_group_spread(const WarpAccess& a, std::uint32_t group_mask, in
   return g;
 }
 
-// Fast path: rows relative to the first lane's row, offset by 32 * kRowWords, fit in a
-// 64 * kRowWords-bit set per bank. Returns false when they do not.
+// Fast path: every word's row (word / 32) lies within 64 * kRowWords rows of the group's
+// lowest row, so each bank's rows fit a kRowWords-word bit set.
 template <int kWordsPerLane, int kRowWords>
-bool load_of_group_near(const WarpAccess& a, std::uint32_t group_mask, GroupLoad& g) {
-  constexpr std::uint64_t kRows = 64 * kRowWords;
-  std::array<std::array<std::uint64_t, kRowWords>, 32> rows{};
-  const std::uint64_t base = (a.address[__builtin_ctz(group_mask)] >> 7) - kRows / 2;
-  std::uint64_t out_of_range = 0;
+void load_of_group_near(const WarpAccess& a, std::uint32_t group_mask, std::uint64_t base, GroupLoad& g) {
+  std::array<std::array<std::uint64_t, kRowWords>, 32> rows;
+  std::uint32_t touched = 0;  // banks seen; only their rows are cleared and counted
   for (std::uint32_t m = group_mask; m != 0; m &= m - 1) {
     const std::uint64_t word0 = a.address[__builtin_ctz(m)] >> 2;
     for (int w = 0; w < kWordsPerLane; ++w) {
       const std::uint64_t word = word0 + static_cast<std::uint64_t>(w);
       const std::uint64_t row = (word >> 5) - base;
-      out_of_range |= row / kRows;
-      rows[word & 31u][(row % kRows) >> 6] |= 1ull << (row & 63u);
+      const auto bank = static_cast<unsigned>(word & 31u);
+      if (!((touched >> bank) & 1u)) {
+        touched |= 1u << bank;
+        rows[bank] = {};
+      }
+      rows[bank][row >> 6] |= 1ull << (row & 63u);
     }
   }
-  if (out_of_range != 0) return false;
-  for (size_t b = 0; b < 32; ++b) {
+  for (std::uint32_t t = touched; t != 0; t &= t - 1) {
+    const int b = __builtin_ctz(t);
     int distinct = 0;
-    for (std::uint64_t bits : rows[b]) distinct += __builtin_popcountll(bits);
+    for (std::uint64_t bits : rows[static_cast<size_t>(b)]) distinct += __builtin_popcountll(bits);
     g.distinct_words += distinct;
     if (distinct > g.wavefronts) {
       g.wavefronts = distinct;
-      g.worst_bank = static_cast<int>(b);
+      g.worst_bank = b;
     }
   }
   if (g.wavefronts > 1)  // only a conflict has colliding lanes worth naming
@@ -153,6 +155,21 @@ bool load_of_group_near(const WarpAccess& a, std::uint32_t group_mask, GroupLoad
         if (((word0 + static_cast<std::uint64_t>(w)) & 31u) == static_cast<std::uint64_t>(g.worst_bank))
           g.worst_lanes |= 1u << lane;
     }
+}
+
+template <int kWordsPerLane>
+bool load_of_group_fast(const WarpAccess& a, std::uint32_t group_mask, GroupLoad& g) {
+  std::uint64_t lo = ~0ull, hi = 0;
+  for (std::uint32_t m = group_mask; m != 0; m &= m - 1) {
+    const std::uint64_t addr = a.address[__builtin_ctz(m)];
+    lo = std::min(lo, addr);
+    hi = std::max(hi, addr);
+  }
+  const std::uint64_t base = lo >> 7;  // rows of 32 words = 128 bytes
+  const std::uint64_t span = ((hi >> 2) + static_cast<std::uint64_t>(kWordsPerLane - 1)) / 32 - base;
+  if (span < 64) load_of_group_near<kWordsPerLane, 1>(a, group_mask, base, g);
+  else if (span < 512) load_of_group_near<kWordsPerLane, 8>(a, group_mask, base, g);
+  else return false;
   return true;
 }
 
@@ -162,9 +179,9 @@ GroupLoad load_of_group(const WarpAccess& a, std::uint32_t group_mask, int words
   if (merge == Merge::DistinctWords) {
     bool near = false;
     switch (words_per_lane) {
-      case 1: near = load_of_group_near<1, 1>(a, group_mask, g) || load_of_group_near<1, 8>(a, group_mask, g); break;
-      case 2: near = load_of_group_near<2, 1>(a, group_mask, g) || load_of_group_near<2, 8>(a, group_mask, g); break;
-      case 4: near = load_of_group_near<4, 1>(a, group_mask, g) || load_of_group_near<4, 8>(a, group_mask, g); break;
+      case 1: near = load_of_group_fast<1>(a, group_mask, g); break;
+      case 2: near = load_of_group_fast<2>(a, group_mask, g); break;
+      case 4: near = load_of_group_fast<4>(a, group_mask, g); break;
       default: break;
     }
     if (near) return g;
