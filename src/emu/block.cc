@@ -114,6 +114,7 @@ void BlockRunner::start_block(std::uint64_t block_index) {
     w.carry = 0;
     w.depth.fill(0);
     w.reduction_dst = kNoRow;
+    w.sync_count = 0;
     // Registers keep the previous block's values (PTX registers start undefined and
     // compiled code never reads one before writing it); the zero row stays zero.
     for (const SregRow& s : program_.sregs) {
@@ -158,11 +159,12 @@ bool BlockRunner::run(std::uint64_t block_index) {
       if (w.done()) continue;
       all_done = false;
       if (w.runnable() == 0) continue;
-      any_runnable = true;
-      if (!run_warp(w)) {
+      bool progressed = false;
+      if (!run_warp(w, progressed)) {
         ok = false;
         break;
       }
+      any_runnable = any_runnable || progressed;
     }
     if (!ok || all_done) break;
     if (launch_.stop != nullptr && launch_.stop->load(std::memory_order_relaxed)) {
@@ -178,7 +180,25 @@ bool BlockRunner::run(std::uint64_t block_index) {
   return ok && !ctx_.failed;
 }
 
-bool BlockRunner::run_warp(Warp& w) {
+std::uint32_t BlockRunner::parked_lanes(Warp& w) {
+  std::uint32_t live = w.live(), parked = 0;
+  for (int i = w.sync_count - 1; i >= 0; --i) {
+    const SyncPoint& s = w.sync[static_cast<std::size_t>(i)];
+    std::uint32_t members = s.mask & live, arrived = 0;
+    for_lanes(members, [&](int l) {
+      if (w.lane_pc[static_cast<std::size_t>(l)] == s.pc && w.depth[static_cast<std::size_t>(l)] == s.depth)
+        arrived |= 1u << l;
+    });
+    if (arrived == members) {
+      if (i == w.sync_count - 1) --w.sync_count;  // everyone is there: the sync point is done
+      continue;
+    }
+    parked |= arrived;
+  }
+  return parked;
+}
+
+bool BlockRunner::run_warp(Warp& w, bool& progressed) {
   const Op* code = program_.code.data();
   const std::uint64_t budget = launch_.step_budget;
   for (;;) {
@@ -186,12 +206,28 @@ bool BlockRunner::run_warp(Warp& w) {
     if (w.converged) {
       mask = w.runnable();
       pc = w.pc;
+      // Sync points the whole warp has reached together are done.
+      while (w.sync_count > 0 && w.sync[static_cast<std::size_t>(w.sync_count - 1)].pc == pc &&
+             w.sync[static_cast<std::size_t>(w.sync_count - 1)].depth == w.depth[static_cast<std::size_t>(std::countr_zero(w.live() | 1u))])
+        --w.sync_count;
     } else {
+      std::uint32_t candidates = w.runnable();
+      if (w.sync_count > 0) {
+        std::uint32_t free = candidates & ~parked_lanes(w);
+        if (free == 0 && candidates != 0) {
+          // Parked lanes wait for lanes blocked at a barrier: yield. With none blocked the
+          // sync point can never complete (unstructured code): drop it.
+          if ((w.blocked & w.live()) != 0) return true;
+          --w.sync_count;
+          continue;
+        }
+        candidates = free;
+      }
       // The lanes of the deepest call frame, then the lowest PC.
       std::uint64_t best = ~0ull;
       mask = 0;
       pc = 0;
-      for_lanes(w.runnable(), [&](int l) {
+      for_lanes(candidates, [&](int l) {
         std::uint64_t key = (std::uint64_t(kMaxCallDepth - w.depth[static_cast<std::size_t>(l)]) << 32) |
                             w.lane_pc[static_cast<std::size_t>(l)];
         if (key < best) {
@@ -228,6 +264,7 @@ bool BlockRunner::run_warp(Warp& w) {
       });
       exec = on;
     }
+    progressed = true;
     ++executed[pc];
     ++warp_instructions;
     thread_instructions += static_cast<std::uint64_t>(lane_count(exec));

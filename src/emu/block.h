@@ -47,13 +47,18 @@ class BlockRunner {
 
  private:
   void start_block(std::uint64_t block_index);
-  bool run_warp(Warp& w);
+  // Runs until the warp waits or finishes; false on a fatal error. `progressed` tells
+  // whether it executed anything.
+  bool run_warp(Warp& w, bool& progressed);
+  // The lanes waiting at an unfinished sync point (pops finished ones).
+  std::uint32_t parked_lanes(Warp& w);
   bool control(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);
   bool barrier(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);
   void release(int id);
   bool release_deadlocked();
   void advance(Warp& w, std::uint32_t mask, std::uint32_t next);
   void diverge(Warp& w);
+  void push_sync_point(Warp& w, const Op& op, std::uint32_t mask);
   void try_reconverge(Warp& w);
   bool call(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);
   bool ret(Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);

@@ -29,6 +29,7 @@ bool BlockRunner::control(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t
         return true;
       }
       diverge(w);
+      push_sync_point(w, op, mask);
       for_lanes(mask, [&](int l) { w.lane_pc[static_cast<std::size_t>(l)] = ((exec >> l) & 1u) ? op.target : pc + 1; });
       try_reconverge(w);
       return true;
@@ -53,6 +54,18 @@ bool BlockRunner::control(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t
     default:
       return barrier(op, w, pc, mask, exec);
   }
+}
+
+void BlockRunner::push_sync_point(Warp& w, const Op& op, std::uint32_t mask) {
+  if (op.reconverge == kNoRow) return;
+  std::uint8_t depth = w.depth[static_cast<std::size_t>(std::countr_zero(mask))];
+  if (w.sync_count > 0) {
+    const SyncPoint& top = w.sync[static_cast<std::size_t>(w.sync_count - 1)];
+    // A loop's divergent exit met again: the existing point already holds these lanes.
+    if (top.pc == op.reconverge && top.depth == depth && (mask & ~top.mask) == 0) return;
+  }
+  if (w.sync_count >= kMaxSyncPoints) return;
+  w.sync[static_cast<std::size_t>(w.sync_count++)] = SyncPoint{op.reconverge, mask, depth};
 }
 
 bool BlockRunner::call(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec) {

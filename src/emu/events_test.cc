@@ -118,3 +118,50 @@ TEST(Events, LdMatrixRowAddresses) {
 
 }  // namespace
 }  // namespace warpscope::emu
+
+namespace warpscope::emu {
+namespace {
+
+// The join block comes first in the layout: lanes from both sides must still execute
+// the store together (one event, full mask), as at the hardware's convergence barrier.
+TEST(Events, LanesMeetAtThePostDominatorWhateverTheLayout) {
+  const char* src = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.shared .align 4 .b8 s[128];
+	mov.u32 %r0, %tid.x;
+	mov.u32 %r1, s;
+	shl.b32 %r2, %r0, 2;
+	add.s32 %r3, %r1, %r2;
+	setp.lt.u32 %p1, %r0, 16;
+	@%p1 bra $L_A;
+	bra.uni $L_B;
+$L_join:
+	st.shared.u32 [%r3], %r4;
+	ret;
+$L_B:
+	mov.u32 %r4, 2;
+	bra.uni $L_join;
+$L_A:
+	mov.u32 %r4, 1;
+	bra.uni $L_join;
+}
+)";
+  auto m = ptx::parse(src, "j.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  GlobalMemory memory;
+  RunOptions one;
+  one.workers = 1;
+  auto report = run(*m, "k", {{1, 1, 1}, {32, 1, 1}}, {}, memory, one, testing::recorder_factory());
+  ASSERT_TRUE(report) << report.error().render();
+  auto rec = testing::merged(*report);
+  ASSERT_EQ(rec.accesses.size(), 1u);
+  EXPECT_EQ(rec.accesses[0].access.mask, 0xffffffffu);
+}
+
+}  // namespace
+}  // namespace warpscope::emu

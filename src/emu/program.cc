@@ -1,6 +1,8 @@
 // program.cc: links a kernel and its callees into one flat program (see program.h).
 #include "emu/program.h"
 
+#include "emu/reconvergence.h"
+
 #include <algorithm>
 #include <cstring>
 #include <unordered_map>
@@ -134,6 +136,9 @@ class Linker {
         p_.code.push_back(*op);
       }
     }
+    for (int f : order_)
+      set_reconvergence_points(p_, entry_[f],
+                               entry_[f] + static_cast<std::uint32_t>(m_.functions[static_cast<std::size_t>(f)].body.size()));
     p_.first_constant_row = next_row_;
     p_.num_rows = next_row_ + static_cast<std::uint32_t>(p_.constants.size());
     // Constant rows were numbered as they were met: shift them after the sreg rows.

@@ -50,6 +50,7 @@ struct Op {
   std::int64_t offset2 = 0;
   int region = -1;            // the symbol's region when the address names one
   std::uint32_t target = 0;   // bra: program index; call: index into Program::calls
+  std::uint32_t reconverge = kNoRow;  // conditional bra: where its lanes meet again (reconvergence.h)
   const ptx::Instruction* origin = nullptr;
 
   bool has(std::uint32_t f) const { return (flags & f) != 0; }

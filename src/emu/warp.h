@@ -1,11 +1,11 @@
 // warp.h: one warp's state: 32 lanes in lockstep, with per-lane PCs once they diverge.
 //
-// Scheduling is "min-PC with call depth": while the warp is converged every live lane is
-// at `pc`; after a divergent branch each lane keeps its own PC, and the warp runs the
-// lanes whose (deepest call frame first, then lowest PC) comes first. nvcc lays out code
-// so that a branch's join point follows both sides and a loop's exit follows its body, so
-// lanes meet again at the immediate post-dominator of structured branches, and lanes that
-// leave a loop early (break) wait at its exit for the rest.
+// While the warp is converged every live lane is at `pc`. A divergent branch pushes a
+// sync point: its reconvergence PC (the immediate post-dominator, see reconvergence.h)
+// and the lanes that took part. Each lane then keeps its own PC; lanes that reach the
+// sync point's PC wait there ("parked") until all its live lanes have arrived, like the
+// hardware's convergence barriers. Among the lanes free to run, the warp runs those of
+// the deepest call frame, then of the lowest PC.
 #pragma once
 
 #include <array>
@@ -21,6 +21,14 @@ struct Frame {
   std::uint32_t call = 0;  // Program::calls index, to copy return values back
 };
 
+struct SyncPoint {
+  std::uint32_t pc = 0;
+  std::uint32_t mask = 0;
+  std::uint8_t depth = 0;
+};
+
+inline constexpr int kMaxSyncPoints = 32;
+
 struct Warp {
   int index = 0;                  // warp number within the block
   std::uint64_t* rows = nullptr;  // num_rows * 32 register slots
@@ -35,6 +43,8 @@ struct Warp {
   std::array<std::uint8_t, 32> depth{};
   std::array<std::array<Frame, kMaxCallDepth>, 32> frames{};
   std::array<std::uint32_t, 32> exit_pc{};
+  std::array<SyncPoint, kMaxSyncPoints> sync{};
+  int sync_count = 0;
   // bar.red waiting for its result: destination row and operation.
   std::uint32_t reduction_dst = 0xffffffffu;
 
