@@ -16,13 +16,15 @@ namespace {
 
 using namespace warpscope;
 
+const ptx::Module& load(const char* name) {
+  auto parsed = ptx::parse_file(std::string(WARPSCOPE_TEST_DATA) + "/ptx/" + name + ".ptx");
+  if (!parsed) std::abort();
+  return *new ptx::Module(std::move(*parsed));
+}
+
 const ptx::Module& transpose_module() {
-  static auto* m = [] {
-    auto parsed = ptx::parse_file(std::string(WARPSCOPE_TEST_DATA) + "/ptx/transpose.ptx");
-    if (!parsed) std::abort();
-    return new ptx::Module(std::move(*parsed));
-  }();
-  return *m;
+  static const ptx::Module& m = load("transpose");
+  return m;
 }
 
 // Prices every access, as the report's listener will.
@@ -63,6 +65,31 @@ void BM_TransposeTiled(benchmark::State& state) { run_transpose(state, "transpos
 void BM_TransposeTiledPriced(benchmark::State& state) { run_transpose(state, "transpose_tiled", true); }
 void BM_TransposeNaive(benchmark::State& state) { run_transpose(state, "transpose_naive", false); }
 
+// A compute-bound kernel: 16x16-tiled SGEMM, n = 256 (256 blocks of 256 threads).
+void BM_GemmTiled(benchmark::State& state) {
+  static const ptx::Module& m = load("kernels2");
+  const int n = 256;
+  emu::GlobalMemory memory;
+  auto a = memory.allocate(std::uint64_t(n) * n * 4, "A");
+  auto b = memory.allocate(std::uint64_t(n) * n * 4, "B");
+  auto c = memory.allocate(std::uint64_t(n) * n * 4, "C");
+  emu::RunOptions options;
+  options.workers = static_cast<int>(state.range(0));
+  std::uint64_t thread_insts = 0;
+  for (auto _ : state) {
+    auto report = emu::run(m, "gemm_tiled", {{n / 16, n / 16, 1}, {16, 16, 1}},
+                           {emu::KernelArg::of(a), emu::KernelArg::of(b), emu::KernelArg::of(c), emu::KernelArg::of(n)},
+                           memory, options);
+    if (!report || report->failed()) {
+      state.SkipWithError("emulation failed");
+      return;
+    }
+    thread_insts += report->thread_instructions;
+  }
+  state.counters["thread_insts_per_s"] = benchmark::Counter(static_cast<double>(thread_insts), benchmark::Counter::kIsRate);
+}
+
+BENCHMARK(BM_GemmTiled)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TransposeTiled)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TransposeTiledPriced)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TransposeNaive)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -51,6 +51,24 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   auto program = link(module, *kernel, memory);
   if (!program) return program.error();
   const Program& p = *program;
+  const ptx::Function& fn = module.functions[static_cast<std::size_t>(*kernel)];
+  if (fn.reqntid[0] > 0 && (static_cast<int>(config.block.x) != fn.reqntid[0] ||
+                            static_cast<int>(config.block.y) != std::max(1, fn.reqntid[1]) ||
+                            static_cast<int>(config.block.z) != std::max(1, fn.reqntid[2])))
+    return make_error("kernel '" + p.name + "' requires blocks of " + std::to_string(fn.reqntid[0]) + "x" +
+                      std::to_string(std::max(1, fn.reqntid[1])) + "x" + std::to_string(std::max(1, fn.reqntid[2])) +
+                      " threads (.reqntid)");
+  if (fn.maxntid[0] > 0 &&
+      config.block.count() > std::uint64_t(fn.maxntid[0]) * std::max(1, fn.maxntid[1]) * std::max(1, fn.maxntid[2]))
+    return make_error("kernel '" + p.name + "' allows at most " +
+                      std::to_string(std::uint64_t(fn.maxntid[0]) * std::max(1, fn.maxntid[1]) * std::max(1, fn.maxntid[2])) +
+                      " threads per block (.maxntid); " + std::to_string(config.block.count()) + " requested");
+  // The largest shared memory a block can have (sm_90: 227 KiB).
+  constexpr std::uint64_t kMaxSharedPerBlock = 232448;
+  std::uint64_t shared = std::uint64_t(p.dynamic_shared_offset) + config.dynamic_shared_bytes;
+  if (std::max<std::uint64_t>(shared, p.static_shared_bytes) > kMaxSharedPerBlock)
+    return make_error("kernel '" + p.name + "' needs " + std::to_string(shared) +
+                      " bytes of shared memory per block; the limit is " + std::to_string(kMaxSharedPerBlock));
   if (args.size() != p.params.size())
     return make_error("kernel '" + p.name + "' takes " + std::to_string(p.params.size()) + " parameters (" +
                       describe_params(module, *kernel) + "); " + std::to_string(args.size()) + " given");

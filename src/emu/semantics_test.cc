@@ -120,5 +120,27 @@ TEST(Semantics, NamedBarrierWithCount) {
   EXPECT_EQ(v[95], 95u);
 }
 
+// ldmatrix then stmatrix with the same row addresses is the identity, with or without
+// .trans; ldmatrix.trans of a matrix equals ldmatrix of its transpose.
+TEST(Semantics, MatrixLoadStoreRoundTrip) {
+  std::string decls = ".shared .align 16 .b8 src[512];\n.shared .align 16 .b8 dst[512];\n.shared .align 16 .b8 dst2[512];";
+  auto v = run_body(
+      "\tmov.u32 %r1, src;\n\tmov.u32 %r2, dst;\n\tmov.u32 %r20, dst2;\n\tshl.b32 %r3, %r0, 4;\n"
+      "\tadd.s32 %r4, %r1, %r3;\n\tadd.s32 %r5, %r2, %r3;\n\tadd.s32 %r21, %r20, %r3;\n"
+      "\tmul.lo.s32 %r6, %r0, 1000;\n\tadd.s32 %r7, %r6, 1;\n\tadd.s32 %r8, %r6, 2;\n\tadd.s32 %r9, %r6, 3;\n"
+      "\tst.shared.v4.u32 [%r4], {%r6, %r7, %r8, %r9};\n"
+      "\tldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r10, %r11, %r12, %r13}, [%r4];\n"
+      "\tstmatrix.sync.aligned.m8n8.x4.shared.b16 [%r5], {%r10, %r11, %r12, %r13};\n"
+      "\tldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r10, %r11, %r12, %r13}, [%r4];\n"
+      "\tstmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%r21], {%r10, %r11, %r12, %r13};\n"
+      "\tld.shared.v4.u32 {%r14, %r15, %r16, %r17}, [%r5];\n"
+      "\tld.shared.v4.u32 {%r22, %r23, %r24, %r25}, [%r21];\n"
+      "\tsetp.eq.u32 %p1, %r14, %r6;\n\tsetp.eq.and.u32 %p1, %r17, %r9, %p1;\n"
+      "\tsetp.eq.and.u32 %p1, %r22, %r6, %p1;\n\tsetp.eq.and.u32 %p1, %r25, %r9, %p1;\n"
+      "\tselp.u64 %rd3, 1, 0, %p1;\n\tst.global.u64 [%rd1], %rd3;",
+      decls);
+  for (int l = 0; l < 32; ++l) EXPECT_EQ(v[static_cast<std::size_t>(l)], 1u) << l;
+}
+
 }  // namespace
 }  // namespace warpscope::emu
