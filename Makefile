@@ -13,7 +13,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 20
 CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-PACKAGES := cmake ninja-build g++ make python3 ccache pkg-config \
+PACKAGES := cmake ninja-build g++ make python3 python3-pip ccache pkg-config \
             libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
             clang libclang-rt-dev
 
@@ -26,6 +26,10 @@ deps:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	else echo "deps: all present"; fi
+	@# nvdisasm shows the SASS ptxas makes of a kernel (optional; warpscope prices the PTX without it)
+	@command -v nvdisasm >/dev/null 2>&1 || python3 -c "import glob,site,sys; sys.exit(0 if any(glob.glob(s+'/nvidia/cu*/bin/nvdisasm') for s in site.getsitepackages()+[site.getusersitepackages()]) else 1)" 2>/dev/null || \
+	  python3 -m pip install -q nvidia-cuda-nvdisasm 2>/dev/null || python3 -m pip install -q --break-system-packages nvidia-cuda-nvdisasm || \
+	  echo "deps: could not install nvidia-cuda-nvdisasm; warpscope kernel will price PTX"
 
 $(BUILD)/build.ninja $(BUILD)/Makefile:
 	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release
@@ -42,6 +46,18 @@ demo: build
 	@echo
 	@echo "== warpscope access (one warp instruction per JSON line)"
 	@./$(BUILD)/warpscope access < tests/data/access_demo.jsonl
+	@echo
+	@echo "== warpscope kernel: the tiled transpose (32-way conflicts on the column read)"
+	@./$(BUILD)/warpscope kernel examples/transpose_tiled.ptx --kernel transpose_tiled_f32 --grid 16,16 --block 32,8 \
+	  --arg buf:1048576 --arg buf:1048576 --arg i32:512 --sass-listing tests/data/sass/transpose_tiled.sass | head -40
+	@echo
+	@echo "== warpscope kernel: the padded transpose (conflict-free)"
+	@./$(BUILD)/warpscope kernel examples/transpose_padded.ptx --kernel _Z16transpose_paddedIfEvPT_PKS0_i --grid 16,16 \
+	  --block 32,8 --arg buf:1048576 --arg buf:1048576 --arg i32:512 --sass-listing tests/data/sass/transpose_padded.sass
+	@echo
+	@echo "== warpscope kernel: the tiled GEMM, priced from the SASS (ptxas merges As reads into LDS.128)"
+	@./$(BUILD)/warpscope kernel examples/gemm_tiled.ptx --grid 8,8 --block 32,32 --arg buf:262144 --arg buf:262144 \
+	  --arg buf:262144 --arg i32:256 --sass-listing tests/data/sass/gemm_tiled.sass | head -16
 
 sanitize:
 	cmake -S . -B build-asan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPSCOPE_SANITIZE=ON -DWARPSCOPE_BENCH=OFF
