@@ -85,12 +85,18 @@ void CostListener::on_block_end(const emu::BlockEvent&) {
 }
 
 void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& access) {
-  auto priced = model::price(arch_, access);
-  if (!priced) {  // the emulator reports misaligned accesses itself; never price them
-    ++invalid_;
+  if (by_pc_.size() <= e.pc) {
+    by_pc_.resize(e.pc + 1);
+    caches_.resize(e.pc + 1);
+  }
+  model::PriceCache& cache = caches_[e.pc];
+  const std::uint64_t misses = cache.misses();
+  const model::AccessCost* priced = &cache.price(arch_, access);
+  if (cache.misses() != misses && !model::validate(access).ok()) {
+    ++invalid_;  // the emulator reports misaligned accesses itself; never count them
+    cache = model::PriceCache{};
     return;
   }
-  if (by_pc_.size() <= e.pc) by_pc_.resize(e.pc + 1);
   InstructionCost& c = by_pc_[e.pc];
   if (!c.used()) {
     c.instruction = e.instruction;

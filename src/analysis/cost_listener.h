@@ -15,6 +15,7 @@
 #include "analysis/fusion_plan.h"
 #include "emu/events.h"
 #include "model/access_cost.h"
+#include "model/price_cache.h"
 
 namespace warpscope::analysis {
 
@@ -86,6 +87,7 @@ class CostListener final : public emu::Listener {
   const model::Arch& arch_;
   const FusionPlan* plan_ = nullptr;
   std::vector<InstructionCost> by_pc_;
+  std::vector<model::PriceCache> caches_;     // by pc: warps repeat their patterns
   std::unordered_map<int, Pending> pending_;  // by warp, within the current block
   std::uint64_t invalid_ = 0;
   std::uint64_t fused_ = 0;
