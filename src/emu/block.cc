@@ -255,6 +255,12 @@ bool BlockRunner::run_warp(Warp& w, bool& progressed) {
       return false;
     }
     const Op& op = code[pc];
+    if (op.reads_clock) {
+      // Clocks advance with the block's instructions (a spin-until-time loop ends).
+      for (const SregRow& s : program_.sregs)
+        if (s.sreg == ptx::Sreg::Clock || s.sreg == ptx::Sreg::Clock64 || s.sreg == ptx::Sreg::Globaltimer)
+          std::fill_n(w.row(s.row), 32, steps_ * (s.sreg == ptx::Sreg::Globaltimer ? 1000u : 4u));
+    }
     std::uint32_t exec = mask;
     if (op.guard != kNoRow) {
       const std::uint64_t* g = w.row(op.guard);

@@ -136,7 +136,8 @@ bool exec_atomic(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
       op.src[0] >= ctx.program->first_constant_row &&
       ctx.program->constants[op.src[0] - ctx.program->first_constant_row] == 1)
     shared_op = model::MemOp::SharedAtomicAggregated;
-  publish(op, w, acc, shared_op, model::MemOp::GlobalReduction, bytes, ctx);
+  // ...and a global one whose result is unused into RED; ncu counts the two apart.
+  publish(op, w, acc, shared_op, unused ? model::MemOp::GlobalReduction : model::MemOp::GlobalAtomic, bytes, ctx);
   return true;
 }
 

@@ -246,12 +246,16 @@ class Linker {
     if (inst.guard != ptx::kNoReg) op.guard = base + inst.guard;
     if (inst.opcode == Opcode::Unsupported) return op;
     Type imm_target = inst.opcode == Opcode::Cvt ? inst.type2 : inst.type;
+    bool reads_clock = false;
     auto reg_row = [&](std::uint32_t r) { return r == ptx::kNoReg ? p_.discard_row : base + r; };
     auto source_row = [&](const ptx::Operand& o) -> Expected<std::uint32_t> {
       switch (o.kind) {
         case OperandKind::Reg: return reg_row(o.reg[0]);
         case OperandKind::Imm: return constant_row(normalize_immediate(o, imm_target));
-        case OperandKind::Sreg: return sreg_row(o.sreg, o.component);
+        case OperandKind::Sreg:
+          if (o.sreg == ptx::Sreg::Clock || o.sreg == ptx::Sreg::Clock64 || o.sreg == ptx::Sreg::Globaltimer)
+            reads_clock = true;
+          return sreg_row(o.sreg, o.component);
         case OperandKind::Symbol: {
           auto a = symbol_address(o.symbol);
           if (!a) return a.error();
@@ -322,6 +326,7 @@ class Linker {
         op.src[op.nsrc++] = *row;
       }
     }
+    op.reads_clock = reads_clock;
     return op;
   }
 

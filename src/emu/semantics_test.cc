@@ -120,6 +120,12 @@ TEST(Semantics, NamedBarrierWithCount) {
   EXPECT_EQ(v[95], 95u);
 }
 
+TEST(Semantics, ClockAdvances) {
+  auto v = run_body("\tmov.u64 %rd3, %clock64;\n$L_spin:\n\tmov.u64 %rd4, %clock64;\n\tsub.s64 %rd5, %rd4, %rd3;\n"
+                    "\tsetp.lt.s64 %p1, %rd5, 1000;\n\t@%p1 bra $L_spin;\n\tst.global.u64 [%rd1], 1;");
+  EXPECT_EQ(v[7], 1u);
+}
+
 // ldmatrix then stmatrix with the same row addresses is the identity, with or without
 // .trans; ldmatrix.trans of a matrix equals ldmatrix of its transpose.
 TEST(Semantics, MatrixLoadStoreRoundTrip) {
