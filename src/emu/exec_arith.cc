@@ -1,5 +1,6 @@
 // exec_arith.cc: integer and floating-point arithmetic (add ... copysign), including
 // .wide/.hi/.lo, .sat, carries, and the f16/bf16 (x2) forms computed through float.
+#include <cfenv>
 #include <cmath>
 #include <limits>
 
@@ -86,7 +87,25 @@ bool integer_op(const Op& op, Warp& w, std::uint32_t mask) {
       if (carry_out) w.carry = (w.carry & ~mask) | carries;
       return true;
     }
-    case Opcode::Mul: case Opcode::Mul24:
+    case Opcode::Mul24: case Opcode::Mad24: {
+      // 24-bit operands; .hi gives bits 47..16 of the 48-bit product.
+      if constexpr (sizeof(T) == 4) {
+        auto low24 = [](T v) -> std::int64_t {
+          auto u = static_cast<std::uint32_t>(v) & 0xffffffu;
+          if (std::is_signed_v<T> && (u & 0x800000u)) return static_cast<std::int64_t>(u) - 0x1000000;
+          return static_cast<std::int64_t>(u);
+        };
+        for_lanes(mask, [&](int l) {
+          std::int64_t p = low24(A(l)) * low24(B(l));
+          auto r = static_cast<std::uint32_t>(hi ? (p >> 16) : p);
+          if (op.opcode == Opcode::Mad24) r += static_cast<std::uint32_t>(c[l]);
+          d[l] = to_bits<T>(static_cast<T>(r));
+        });
+        return true;
+      }
+      return false;
+    }
+    case Opcode::Mul:
       for_lanes(mask, [&](int l) {
         W p = W(A(l)) * W(B(l));
         if (wide) {
@@ -98,7 +117,7 @@ bool integer_op(const Op& op, Warp& w, std::uint32_t mask) {
         }
       });
       return true;
-    case Opcode::Mad: case Opcode::Mad24: case Opcode::MadC: {
+    case Opcode::Mad: case Opcode::MadC: {
       bool carry_in = op.opcode == Opcode::MadC;
       std::uint32_t carries = 0;
       for_lanes(mask, [&](int l) {
@@ -248,8 +267,28 @@ bool half_op(const Op& op, Warp& w, std::uint32_t mask) {
 
 }  // namespace
 
+// Directed rounding (add.rz.f32, fma.rm.f64, ...) in the host's floating-point environment.
+class RoundingScope {
+ public:
+  explicit RoundingScope(ptx::Rounding r) {
+    int mode = r == ptx::Rounding::Rz ? FE_TOWARDZERO : r == ptx::Rounding::Rm ? FE_DOWNWARD
+               : r == ptx::Rounding::Rp ? FE_UPWARD : -1;
+    if (mode >= 0) {
+      saved_ = std::fegetround();
+      std::fesetround(mode);
+    }
+  }
+  ~RoundingScope() {
+    if (saved_ >= 0) std::fesetround(saved_);
+  }
+
+ private:
+  int saved_ = -1;
+};
+
 bool exec_arith(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
   bool done = false;
+  RoundingScope rounding(ptx::is_float(op.type) ? op.rounding : ptx::Rounding::None);
   switch (op.type) {
     case Type::F16: case Type::F16x2: case Type::BF16: case Type::BF16x2:
       done = half_op(op, w, mask);

@@ -11,9 +11,25 @@ namespace {
 using ptx::Opcode;
 using ptx::Type;
 
+// The byte each mode picks for d.b0..d.b3, by the selector's low two bits (PTX ISA).
+constexpr std::uint8_t kPrmtModes[6][4][4] = {
+    {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},  // f4e
+    {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},  // b4e
+    {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},  // rc8
+    {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},  // ecl
+    {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},  // ecr
+    {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}},  // rc16
+};
+
 template <class U>
-U prmt(U a, U b, U sel) {
+U prmt(U a, U b, U sel, ptx::SubOp mode) {
   std::uint64_t bytes = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(b)) << 32) | static_cast<std::uint32_t>(a);
+  if (mode >= ptx::SubOp::F4e && mode <= ptx::SubOp::Rc16) {
+    const auto& pick = kPrmtModes[static_cast<int>(mode) - static_cast<int>(ptx::SubOp::F4e)][static_cast<std::uint32_t>(sel) & 3u];
+    std::uint32_t out = 0;
+    for (int i = 0; i < 4; ++i) out |= static_cast<std::uint32_t>((bytes >> (8 * pick[i])) & 0xffu) << (8 * i);
+    return static_cast<U>(out);
+  }
   std::uint32_t out = 0;
   for (int i = 0; i < 4; ++i) {
     std::uint32_t s = (static_cast<std::uint32_t>(sel) >> (4 * i)) & 0xfu;
@@ -99,7 +115,7 @@ bool bits_op(const Op& op, Warp& w, std::uint32_t mask) {
       });
       return true;
     case Opcode::Prmt:
-      for_lanes(mask, [&](int l) { d[l] = prmt<U>(A(l), B(l), static_cast<U>(c[l])); });
+      for_lanes(mask, [&](int l) { d[l] = prmt<U>(A(l), B(l), static_cast<U>(c[l]), op.subop); });
       return true;
     case Opcode::Popc: for_lanes(mask, [&](int l) { d[l] = static_cast<std::uint32_t>(std::popcount(A(l))); }); return true;
     case Opcode::Clz: for_lanes(mask, [&](int l) { d[l] = static_cast<std::uint32_t>(std::countl_zero(A(l))); }); return true;

@@ -107,7 +107,7 @@ Bits rmw(std::uint8_t* p, bool concurrent, SubOp op, std::uint64_t b, std::uint6
 bool exec_atomic(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
   bool is_red = op.opcode == Opcode::Red;
   int bytes = ptx::type_bits(op.type) / 8;
-  if (bytes != 4 && bytes != 8) return unsupported(op, w, mask, ctx);
+  if ((bytes != 4 && bytes != 8) || op.vec != 1) return unsupported(op, w, mask, ctx);
   LaneAccess acc;
   if (!resolve(op, op.space, op.addr, op.offset, bytes, Intent::Atomic, w, mask, ctx, acc)) return false;
   const std::uint64_t* b = w.row(op.src[0]);

@@ -74,9 +74,13 @@ bool is_int_rounding(Rounding r) {
   return r == Rounding::Rni || r == Rounding::Rzi || r == Rounding::Rmi || r == Rounding::Rpi;
 }
 
-std::uint64_t write_number(Type t, Number n, Rounding r, bool sat, bool relu) {
+std::uint64_t write_number(Type t, Number n, Rounding r, bool sat, bool relu, bool satfinite = false) {
   if (ptx::is_float(t)) {
     if (n.is_float && is_int_rounding(r)) n.f = round_integral(n.f, r);
+    if (satfinite && n.is_float && !std::isnan(n.f)) {
+      double max = t == Type::F16 ? 65504.0 : t == Type::BF16 || t == Type::F32 || t == Type::TF32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
+      n.f = std::fmin(std::fmax(n.f, -max), max);
+    }
     if (n.is_float && sat) n.f = std::isnan(n.f) ? 0.0 : std::fmin(std::fmax(n.f, 0.0), 1.0);
     if (n.is_float && relu && !(n.f > 0)) n.f = 0;
     switch (t) {
@@ -144,15 +148,15 @@ bool exec_mov(const Op& op, Warp& w, std::uint32_t mask) {
 
 bool exec_cvt(const Op& op, Warp& w, std::uint32_t mask) {
   std::uint64_t* d = w.row(op.dst[0]);
-  const bool sat = op.has(ptx::flag::Sat), relu = op.has(ptx::flag::Relu);
+  const bool sat = op.has(ptx::flag::Sat), relu = op.has(ptx::flag::Relu), satfinite = op.has(ptx::flag::SatFinite);
   if ((op.type == Type::F16x2 || op.type == Type::BF16x2) && op.nsrc == 2) {
     // cvt.rn.f16x2.f32 d, a, b: a goes to the upper half.
     Type half = op.type == Type::F16x2 ? Type::F16 : Type::BF16;
     const std::uint64_t* a = w.row(op.src[0]);
     const std::uint64_t* b = w.row(op.src[1]);
     for_lanes(mask, [&](int l) {
-      std::uint64_t hi = write_number(half, read_number(op.type2, a[l]), op.rounding, sat, relu);
-      std::uint64_t lo = write_number(half, read_number(op.type2, b[l]), op.rounding, sat, relu);
+      std::uint64_t hi = write_number(half, read_number(op.type2, a[l]), op.rounding, sat, relu, satfinite);
+      std::uint64_t lo = write_number(half, read_number(op.type2, b[l]), op.rounding, sat, relu, satfinite);
       d[l] = ((hi & 0xffffu) << 16) | (lo & 0xffffu);
     });
     return true;
@@ -163,7 +167,9 @@ bool exec_cvt(const Op& op, Warp& w, std::uint32_t mask) {
     for_lanes(mask, [&](int l) { d[l] = static_cast<std::uint32_t>(a[l]); });
     return true;
   }
-  for_lanes(mask, [&](int l) { d[l] = write_number(op.type, read_number(op.type2, a[l]), op.rounding, sat, relu); });
+  for_lanes(mask, [&](int l) {
+    d[l] = write_number(op.type, read_number(op.type2, a[l]), op.rounding, sat, relu, satfinite);
+  });
   return true;
 }
 

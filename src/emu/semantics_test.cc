@@ -120,6 +120,30 @@ TEST(Semantics, NamedBarrierWithCount) {
   EXPECT_EQ(v[95], 95u);
 }
 
+TEST(Semantics, PermuteModesAndMul24) {
+  auto v = run_body(
+      "\tmov.u32 %r1, 0x33221100;\n\tmov.u32 %r2, 0x77665544;\n"
+      "\tprmt.b32.f4e %r3, %r1, %r2, 1;\n\tprmt.b32.b4e %r4, %r1, %r2, 0;\n"
+      "\tmov.u32 %r5, 0x01000003;\n\tmul24.lo.u32 %r6, %r5, 2;\n"
+      "\tmov.u32 %r7, 0xffffff;\n\tmul24.hi.u32 %r8, %r7, %r7;\n"
+      "\tsetp.eq.u32 %p1, %r0, 0;\n\tselp.b32 %r9, %r3, %r4, %p1;\n"
+      "\tsetp.eq.u32 %p2, %r0, 2;\n\tselp.b32 %r9, %r6, %r9, %p2;\n"
+      "\tsetp.eq.u32 %p3, %r0, 3;\n\tselp.b32 %r9, %r8, %r9, %p3;\n"
+      "\tcvt.u64.u32 %rd3, %r9;\n\tst.global.u64 [%rd1], %rd3;");
+  EXPECT_EQ(v[0], 0x44332211u);
+  EXPECT_EQ(v[1], 0x55667700u);
+  EXPECT_EQ(v[2], 6u);
+  EXPECT_EQ(v[3], 0xfffffe00u);
+}
+
+TEST(Semantics, DirectedRounding) {
+  // 1 + 2^-30 is not a float: rn gives 1, rp the next float up.
+  auto v = run_body("\tadd.rp.f32 %f1, 0f3F800000, 0f30800000;\n\tadd.rn.f32 %f2, 0f3F800000, 0f30800000;\n"
+                    "\tmov.b32 %r1, %f1;\n\tmov.b32 %r2, %f2;\n\tmov.b64 %rd3, {%r1, %r2};\n\tst.global.u64 [%rd1], %rd3;");
+  EXPECT_EQ(v[0] & 0xffffffffu, 0x3f800001u);
+  EXPECT_EQ(v[0] >> 32, 0x3f800000u);
+}
+
 TEST(Semantics, ClockAdvances) {
   auto v = run_body("\tmov.u64 %rd3, %clock64;\n$L_spin:\n\tmov.u64 %rd4, %clock64;\n\tsub.s64 %rd5, %rd4, %rd3;\n"
                     "\tsetp.lt.s64 %p1, %rd5, 1000;\n\t@%p1 bra $L_spin;\n\tst.global.u64 [%rd1], 1;");

@@ -62,7 +62,7 @@ const std::unordered_map<std::string_view, Modifier>& modifier_table() {
       {"all", {ModKind::SubOp, unsigned(SubOp::All)}},   {"any", {ModKind::SubOp, unsigned(SubOp::Any)}},
       {"ballot", {ModKind::SubOp, unsigned(SubOp::Ballot)}}, {"popc", {ModKind::SubOp, unsigned(SubOp::Popc)}},
       {"wide", {ModKind::Flag, flag::Wide}},   {"sat", {ModKind::Flag, flag::Sat}},
-      {"satfinite", {ModKind::Ignore, 0}},     {"ftz", {ModKind::Flag, flag::Ftz}},
+      {"satfinite", {ModKind::Flag, flag::SatFinite}},     {"ftz", {ModKind::Flag, flag::Ftz}},
       {"approx", {ModKind::Flag, flag::Approx}}, {"full", {ModKind::Flag, flag::Full}},
       {"uni", {ModKind::Flag, flag::Uni}},     {"volatile", {ModKind::Flag, flag::Volatile}},
       {"nc", {ModKind::Flag, flag::NonCoherent}}, {"trans", {ModKind::Flag, flag::Trans}},
@@ -86,7 +86,9 @@ const std::unordered_map<std::string_view, Modifier>& modifier_table() {
       {"L2::evict_normal", {ModKind::Ignore, 0}}, {"L2::evict_last", {ModKind::Ignore, 0}},
       {"L2::evict_first", {ModKind::Ignore, 0}}, {"L2::64B", {ModKind::Ignore, 0}},
       {"L2::128B", {ModKind::Ignore, 0}},      {"L2::256B", {ModKind::Ignore, 0}},
-      {"f4e", {ModKind::Ignore, 0}},           {"L1", {ModKind::Ignore, 0}},
+      {"f4e", {ModKind::SubOp, unsigned(SubOp::F4e)}}, {"b4e", {ModKind::SubOp, unsigned(SubOp::B4e)}},
+      {"rc8", {ModKind::SubOp, unsigned(SubOp::Rc8)}},  {"ecl", {ModKind::SubOp, unsigned(SubOp::Ecl)}},
+      {"ecr", {ModKind::SubOp, unsigned(SubOp::Ecr)}},  {"rc16", {ModKind::SubOp, unsigned(SubOp::Rc16)}},           {"L1", {ModKind::Ignore, 0}},
       {"L2", {ModKind::Ignore, 0}},            {"proxy", {ModKind::Ignore, 0}},
       {"async", {ModKind::Ignore, 0}},         {"noftz", {ModKind::Ignore, 0}},
       {"finite", {ModKind::SubOp, unsigned(SubOp::Finite)}}, {"infinite", {ModKind::SubOp, unsigned(SubOp::Infinite)}},
@@ -201,6 +203,12 @@ void Parser::instruction(Function& f, int function_index) {
       rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
     }
   }
+  // ".proxy.async" only qualifies a fence; st.async, red.async (cluster memory) are not emulated.
+  if (supported && inst.opcode != Opcode::Fence &&
+      (inst.text.find(".async") != std::string::npos || inst.text.find(".proxy") != std::string::npos) &&
+      inst.opcode != Opcode::CpAsync && inst.opcode != Opcode::CpAsyncCommit && inst.opcode != Opcode::CpAsyncWait &&
+      inst.opcode != Opcode::CpAsyncWaitAll)
+    supported = false;
   if (!supported) {
     inst.opcode = Opcode::Unsupported;
     skip_to_semicolon();

@@ -63,7 +63,8 @@ enum class Rounding : std::uint8_t { None, Rn, Rz, Rm, Rp, Rna, Rni, Rzi, Rmi, R
 enum class SubOp : std::uint8_t {
   None, Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas, Up, Down, Bfly, Idx, All, Any,
   Ballot, Popc, Uni,
-  Finite, Infinite, Number, NotANumber, Normal, Subnormal  // testp
+  Finite, Infinite, Number, NotANumber, Normal, Subnormal,  // testp
+  F4e, B4e, Rc8, Ecl, Ecr, Rc16                              // prmt modes
 };
 
 namespace flag {
@@ -88,6 +89,7 @@ inline constexpr std::uint32_t NaN = 1u << 17;         // min.NaN
 inline constexpr std::uint32_t ResultUnused = 1u << 18;  // atom whose destination is never read
 inline constexpr std::uint32_t Relu = 1u << 19;        // cvt.relu / max.relu
 inline constexpr std::uint32_t CarryOut = 1u << 20;    // add.cc, mad.lo.cc, addc.cc
+inline constexpr std::uint32_t SatFinite = 1u << 21;   // cvt.satfinite
 }  // namespace flag
 
 enum class Sreg : std::uint8_t {
