@@ -169,5 +169,33 @@ TEST(Kernels, Sm80Builds) {
   EXPECT_EQ(read_buffer<float>(memory, sum)[0], 4096.f);
 }
 
+TEST(Kernels, TritonStyleVectorAdd) {
+  const int n = 1000;  // not a multiple of the 512 elements a block handles: masked tail
+  std::vector<float> x(1024), y(1024);
+  for (int i = 0; i < 1024; ++i) {
+    x[static_cast<std::size_t>(i)] = static_cast<float>(i);
+    y[static_cast<std::size_t>(i)] = 0.5f * static_cast<float>(i);
+  }
+  GlobalMemory memory;
+  auto xb = make_buffer(memory, x, "x"), yb = make_buffer(memory, y, "y");
+  auto ob = memory.allocate(1024 * 4, "out");
+  RunOptions one;
+  one.workers = 1;
+  auto r = run(test_module("triton_add"), "add_kernel", {{2, 1, 1}, {128, 1, 1}},
+               {KernelArg::of(xb), KernelArg::of(yb), KernelArg::of(ob), KernelArg::of(n)}, memory, one,
+               testing::recorder_factory());
+  ASSERT_TRUE(r) << r.error().render();
+  EXPECT_TRUE(r->diagnostics.empty()) << text(*r);
+  auto out = read_buffer<float>(memory, ob);
+  for (int i = 0; i < 1024; ++i) EXPECT_EQ(out[static_cast<std::size_t>(i)], i < n ? 1.5f * static_cast<float>(i) : 0.f) << i;
+  auto rec = testing::merged(*r);
+  ASSERT_EQ(rec.accesses.size(), 2u * 4 * 3);  // 2 blocks x 4 warps x (2 loads + 1 store)
+  EXPECT_EQ(rec.accesses[0].access.width, 16);
+  EXPECT_EQ(rec.accesses[0].instruction->debug.loc.line, 35);
+  // Block 1, warp 3 covers elements 896..1023: lanes 26.. are past n = 1000.
+  EXPECT_EQ(rec.accesses.back().access.mask, (1u << 26) - 1);
+  EXPECT_EQ(r->regions[static_cast<std::size_t>(rec.accesses[0].region)].name, "x");
+}
+
 }  // namespace
 }  // namespace warpscope::emu

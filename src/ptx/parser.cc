@@ -138,8 +138,10 @@ void Parser::top_level() {
     return;
   }
   if (d == ".section") {
-    skip_line(t.line);  // ".section .debug_str" then a braced block
-    skip_braced_block();
+    // ".section .debug_str" then a braced block, possibly on the same line: "{ }".
+    if (peek().kind == TokenKind::Dot || peek().kind == TokenKind::Ident) next();
+    while (peek().kind != TokenKind::End && !peek().is('{') && peek().line == t.line) next();
+    if (peek().is('{')) skip_braced_block();
     return;
   }
   if (d == ".pragma") {
