@@ -236,7 +236,7 @@ TEST(Parser, RealNvccOutput) {
     std::string path = std::string(WARPSCOPE_TEST_DATA) + "/ptx/" + name + ".ptx";
     auto m = parse_file(path);
     ASSERT_TRUE(m) << m.error().render();
-    EXPECT_EQ(m->target.substr(0, 4), "sm_");
+    EXPECT_EQ(m->target.substr(0, 3), "sm_");
     for (const auto& f : m->functions)
       for (const auto& inst : f.body)
         EXPECT_NE(inst.opcode, Opcode::Unsupported) << name << ": " << m->describe(inst) << " " << inst.text;
