@@ -47,7 +47,7 @@ Expected<model::WarpAccess> access_from_json(const json& v) {
   const auto op = v.find("op");
   if (op == v.end() || !op->is_string()) return make_error("missing string field 'op'");
   const auto parsed_op = model::op_from_name(op->get_ref<const std::string&>());
-  if (!parsed_op || *parsed_op == model::MemOp::GlobalReduction)
+  if (!parsed_op || *parsed_op == model::MemOp::GlobalReduction || *parsed_op == model::MemOp::GlobalAtomic)
     return make_error("unknown op '" + op->get<std::string>() + "' (expected lds, sts, ldsm, atoms, atoms_agg, ldg or stg)");
   a.op = *parsed_op;
   const auto width = v.find("width");

@@ -28,6 +28,7 @@ std::string_view ncu_op_suffix(MemOp op) {
     case MemOp::GlobalLoad: return "global_op_ld";
     case MemOp::GlobalStore: return "global_op_st";
     case MemOp::GlobalReduction: return "global_op_red";
+    case MemOp::GlobalAtomic: return "global_op_atom";
   }
   return "?";
 }

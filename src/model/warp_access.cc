@@ -7,7 +7,7 @@
 namespace warpscope::model {
 
 namespace {
-constexpr std::array<std::pair<MemOp, std::string_view>, 8> kNames{{
+constexpr std::array<std::pair<MemOp, std::string_view>, 9> kNames{{
     {MemOp::SharedLoad, "lds"},
     {MemOp::SharedStore, "sts"},
     {MemOp::LdMatrix, "ldsm"},
@@ -16,6 +16,7 @@ constexpr std::array<std::pair<MemOp, std::string_view>, 8> kNames{{
     {MemOp::GlobalLoad, "ldg"},
     {MemOp::GlobalStore, "stg"},
     {MemOp::GlobalReduction, "redg"},
+    {MemOp::GlobalAtomic, "atomg"},
 }};
 }  // namespace
 
@@ -23,7 +24,8 @@ Space space_of(MemOp op) {
   switch (op) {
     case MemOp::GlobalLoad:
     case MemOp::GlobalStore:
-    case MemOp::GlobalReduction: return Space::Global;
+    case MemOp::GlobalReduction:
+    case MemOp::GlobalAtomic: return Space::Global;
     default: return Space::Shared;
   }
 }

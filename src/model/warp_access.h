@@ -27,7 +27,8 @@ enum class MemOp : std::uint8_t {
   SharedAtomicAggregated,  // atoms_agg: ATOMS.POPC.INC, same-address lanes merge
   GlobalLoad,              // ldg
   GlobalStore,             // stg
-  GlobalReduction,         // red / atom on global memory
+  GlobalReduction,         // red, or an atom whose result is unused (ptxas: RED)
+  GlobalAtomic,            // a value-returning atom on global memory (ATOMG)
 };
 
 enum class Space : std::uint8_t { Shared, Global };

@@ -41,7 +41,7 @@ struct AccessOp {
 constexpr std::array<AccessOp, 5> kOps{{
     {"load", model::MemOp::SharedLoad, model::MemOp::GlobalLoad},
     {"store", model::MemOp::SharedStore, model::MemOp::GlobalStore},
-    {"atomic", model::MemOp::SharedAtomic, model::MemOp::GlobalReduction},
+    {"atomic", model::MemOp::SharedAtomic, model::MemOp::GlobalAtomic},
     {"atomic_agg", model::MemOp::SharedAtomicAggregated, model::MemOp::GlobalReduction},
     {"ldmatrix", model::MemOp::LdMatrix, model::MemOp::LdMatrix},
 }};

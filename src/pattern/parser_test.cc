@@ -76,10 +76,11 @@ TEST(Parser, LoopsMaskPredicateAndOps) {
 }
 
 TEST(Parser, GlobalOps) {
-  Program p = parsed("global float a[64]\nload a[lane]\nstore a[lane]\natomic a[0]");
+  Program p = parsed("global float a[64]\nload a[lane]\nstore a[lane]\natomic a[0]\natomic_agg a[1]");
   EXPECT_EQ(p.accesses[0].op, model::MemOp::GlobalLoad);
   EXPECT_EQ(p.accesses[1].op, model::MemOp::GlobalStore);
-  EXPECT_EQ(p.accesses[2].op, model::MemOp::GlobalReduction);
+  EXPECT_EQ(p.accesses[2].op, model::MemOp::GlobalAtomic);
+  EXPECT_EQ(p.accesses[3].op, model::MemOp::GlobalReduction);
 }
 
 TEST(Parser, DefaultBlockIsOneWarp) {
