@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the probe patterns measured on the GPU: `make_patterns.py patterns.txt` (round 1),
-`make_patterns.py patterns_round2.txt round2` (round 2).
+`make_patterns.py patterns_round2.txt round2` (round 2),
+`make_patterns.py patterns_round3.txt round3` (round 3).
 
 Random and address-sharing patterns for every op and width, designed to separate the
 hypotheses about how the hardware schedules wide and shared-address accesses (which
@@ -188,6 +189,70 @@ def lane_bit_probes():
             for _ in range(6):
                 out.append((name + "_sparse", "lds", width, rng.getrandbits(32) & rng.getrandbits(32), gen()))
     return out
+
+# Round 3: a holdout for the lane-pairing rule found in round 2, aimed at its edges: pairs by
+# L^1 in some quads and L^2 in others, one lane breaking a pairing, partners masked off,
+# pairings of 4 lanes, and random sharing under random masks.
+def pairing_edge_probes():
+    out = []
+    for width in (8, 16):
+        for _ in range(12):
+            for name in ("mixed_partners", "one_breaks", "masked_partners", "quad_same", "xor3", "random_shared"):
+                span = 2048 // width
+                addr = [rng.randrange(span) * width for _ in range(32)]
+                mask = FULL
+                if name == "mixed_partners":  # quads pair by L^1 or by L^2 at random
+                    for q in range(8):
+                        x = rng.choice([1, 2])
+                        for l in range(4 * q, 4 * q + 4):
+                            if l ^ x > l:
+                                addr[l ^ x] = addr[l]
+                elif name == "one_breaks":  # every lane pairs with L^1, but one lane differs
+                    for l in range(0, 32, 2):
+                        addr[l + 1] = addr[l]
+                    addr[rng.randrange(32)] = rng.randrange(span) * width
+                elif name == "masked_partners":  # pairs by L^1 where both active; random mask
+                    x = rng.choice([1, 2])
+                    for l in range(32):
+                        if l ^ x > l:
+                            addr[l ^ x] = addr[l]
+                    mask = rng.getrandbits(32) | 1
+                    for l in range(32):  # break pairs only where a partner is inactive
+                        if not (mask >> (l ^ x)) & 1:
+                            addr[l] = rng.randrange(span) * width
+                elif name == "quad_same":  # all four lanes of a quad share, quads differ
+                    for l in range(32):
+                        addr[l] = addr[l & ~3]
+                elif name == "xor3":  # lane L shares with L^3 (not a pairing)
+                    for l in range(32):
+                        if l ^ 3 > l:
+                            addr[l ^ 3] = addr[l]
+                else:
+                    pool = [rng.randrange(span) * width for _ in range(rng.choice([2, 3, 4, 6, 8]))]
+                    addr = [rng.choice(pool) for _ in range(32)]
+                    mask = rng.getrandbits(32) | rng.getrandbits(32)
+                out.append((name, "lds", width, mask, addr))
+                if name in ("mixed_partners", "quad_same"):
+                    out.append((name, "sts", width, mask, addr))
+    for n in (1, 2, 4):  # ldmatrix rows shared between and within matrices
+        for _ in range(10):
+            rows = [rng.randrange(64) * 16 for _ in range(8)]
+            addr = [rows[rng.randrange(8)] if rng.random() < 0.5 else rng.randrange(128) * 16 for _ in range(32)]
+            out.append(("ldsm_shared_rows", "ldsm", n, FULL, addr))
+    for op in ("atoms", "atoms_agg"):
+        for _ in range(15):
+            pool = [rng.randrange(256) * 4 for _ in range(rng.choice([1, 2, 3, 5, 8]))]
+            out.append(("atom_shared_words", op, 4, rng.getrandbits(32) | 1, [rng.choice(pool) for _ in range(32)]))
+    return out
+
+if len(sys.argv) > 2 and sys.argv[2] == "round3":
+    rows = pairing_edge_probes()
+    check = []
+    seen = []
+    for _, op, width, _, _ in rows:
+        if (op, width) not in seen:
+            seen.append((op, width))
+    baselines = [("baseline", op, width, 0, [0] * 32) for op, width in seen]
 
 if len(sys.argv) > 2 and sys.argv[2] == "round2":
     round1 = rows
