@@ -66,6 +66,7 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
   r.blocks_run = run.blocks_run;
   r.scale = run.blocks_run == 0 ? 0.0 : static_cast<double>(blocks_total) / static_cast<double>(run.blocks_run);
   r.diagnostics = run.diagnostics;
+  r.regions = run.regions;
   r.warp_instructions = run.warp_instructions;
   r.thread_instructions = run.thread_instructions;
   r.seconds = run.seconds;
@@ -97,6 +98,7 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
             line.source = it->second[static_cast<std::size_t>(line.line - 1)];
         }
       }
+      if (loc.known() && loc.column > 0 && (line.column == 0 || loc.column < line.column)) line.column = loc.column;
       add_metrics(line.metrics, c, r.scale);
       if (!c.async_copy) {
         line.excess_wavefronts += c.excess_wavefronts();

@@ -40,6 +40,7 @@ struct LineInstruction {
 struct LineReport {
   std::string file;  // as in the .file directive, base name kept
   int line = 0;
+  int column = 0;      // the leftmost .loc column of the line's instructions (0: unknown)
   std::string source;  // the line's text when the file was readable
   Metrics metrics;     // ncu metric names and Source-page column names
   std::uint64_t excess_wavefronts = 0;
@@ -63,6 +64,7 @@ struct KernelReport {
   Metrics metrics;     // the kernel's totals, ncu metric names
   std::vector<LineReport> lines;  // worst first
   std::vector<emu::Diagnostic> diagnostics;
+  std::vector<emu::Region> regions;  // InstructionCost::region indexes this (names the arrays)
   std::uint64_t warp_instructions = 0;
   std::uint64_t thread_instructions = 0;
   double seconds = 0;

@@ -1,6 +1,7 @@
 // cli_test.cc: the command line, run in-process with string streams.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -145,6 +146,56 @@ TEST(Cli, KernelOutOfBoundsIsDiagnosedNotCrashed) {
                         "--arg", "buf:4096", "--arg", "buf:1048576", "--arg", "i32:512", "--no-sass"});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
+}
+
+// Diagnostics, SARIF and the --fail-on gate (README: "Diagnostics, SARIF and CI gating").
+TEST(Cli, KernelGateFailsOnBankConflictsWithDiagnosticsAndSarif) {
+  const std::string ptx = example("transpose_tiled.ptx");
+  const std::string sarif = ::testing::TempDir() + "cli_test_transpose.sarif";
+  const CliRun r = run({"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "16,16", "--block", "32,8",
+                        "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512", "--no-sass", "--fail-on",
+                        "bank-conflicts", "--fail-on", "sector-efficiency<50%", "--sarif", sarif.c_str()});
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("transpose_tiled.cu:27:5: warning: 32-way shared-memory bank conflict loading 'tile' "
+                       "(262144 wavefronts, ideal 8192)\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("warpscope: --fail-on bank-conflicts: 253952 shared wavefronts beyond the ideal"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("--fail-on sector-efficiency"), std::string::npos) << r.err;  // coalesced: 100%
+  std::ifstream file(sarif);
+  const auto log = nlohmann::json::parse(file);
+  EXPECT_EQ(log["version"], "2.1.0");
+  const auto& result = log["runs"][0]["results"][0];
+  EXPECT_EQ(result["ruleId"], "shared-bank-conflict");
+  EXPECT_EQ(result["locations"][0]["physicalLocation"]["region"]["startLine"], 27);
+  EXPECT_EQ(result["properties"]["wavefronts"], 262144);
+}
+
+TEST(Cli, KernelGatePassesOnThePaddedTranspose) {
+  const std::string ptx = example("transpose_padded.ptx");
+  const CliRun r = run({"kernel", ptx.c_str(), "--kernel", "_Z16transpose_paddedIfEvPT_PKS0_i", "--grid", "16,16",
+                        "--block", "32,8", "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512",
+                        "--no-sass", "--fail-on", "bank-conflicts", "--fail-on", "excess-sectors>0"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+}
+
+TEST(Cli, KernelNoDiagnosticsKeepsStandardErrorQuiet) {
+  const std::string ptx = example("transpose_tiled.ptx");
+  const CliRun r = run({"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "16,16", "--block", "32,8",
+                        "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512", "--no-sass", "--blocks",
+                        "0", "--no-diagnostics"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Cli, KernelBadFailOnIsAUsageError) {
+  const std::string ptx = example("transpose_tiled.ptx");
+  const CliRun r = run({"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--fail-on", "sector-efficiency<80"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--fail-on 'sector-efficiency<80': an efficiency is 0 to 1"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ namespace warpscope::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitError = 1;       // bad input file, analysis error
 inline constexpr int kExitBadInput = 2;    // usage error, or some input lines were malformed
+inline constexpr int kExitGateFailed = 3;  // `kernel --fail-on`: a condition held
 
 struct CommandContext {
   std::istream& in;

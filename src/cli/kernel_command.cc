@@ -3,12 +3,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <fstream>
 #include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "analysis/cost_listener.h"
+#include "analysis/fail_condition.h"
 #include "analysis/fusion_plan.h"
 #include "analysis/kernel_report.h"
 #include "cli/command.h"
@@ -19,8 +21,10 @@
 #include "emu/program.h"
 #include "model/arch.h"
 #include "ptx/parser.h"
+#include "report/diagnostics_writer.h"
 #include "report/kernel_json.h"
 #include "report/kernel_text.h"
+#include "report/sarif_writer.h"
 #include "sass/sass_listing.h"
 
 namespace warpscope::cli {
@@ -40,6 +44,10 @@ struct KernelOptions {
   bool no_sass = false;
   std::string sass_listing;
   int jobs = 0;
+  // Reports for editors, dashboards and CI (see "Diagnostics, SARIF and CI gating" in the README).
+  bool no_diagnostics = false;
+  std::string sarif;
+  std::vector<std::string> fail_on;
 };
 
 int fail(CommandContext& ctx, const Error& e) {
@@ -47,7 +55,42 @@ int fail(CommandContext& ctx, const Error& e) {
   return kExitError;
 }
 
+// Parses every --fail-on before the emulation, so a typo costs no time.
+Expected<std::vector<analysis::FailCondition>> parse_fail_conditions(const std::vector<std::string>& texts) {
+  std::vector<analysis::FailCondition> conditions;
+  for (const std::string& t : texts) {
+    auto c = analysis::parse_fail_condition(t);
+    if (!c) return c.error();
+    conditions.push_back(std::move(*c));
+  }
+  return conditions;
+}
+
+// Compiler-style diagnostics, the SARIF log, and the --fail-on gate: kExitOk, kExitError
+// (the SARIF file could not be written) or kExitGateFailed.
+int report_findings(const KernelOptions& o, const analysis::KernelReport& report,
+                    const std::vector<analysis::FailCondition>& conditions, CommandContext& ctx) {
+  if (!o.no_diagnostics) ctx.err << report::diagnostics_text(report);
+  if (!o.sarif.empty()) {
+    std::ofstream file(o.sarif, std::ios::binary);
+    file << report::kernel_sarif(report).dump(2) << "\n";
+    if (!file.flush()) return fail(ctx, make_error("--sarif: cannot write '" + o.sarif + "'"));
+  }
+  int status = kExitOk;
+  for (const auto& c : conditions)
+    if (auto why = analysis::check_fail_condition(c, report)) {
+      ctx.err << "warpscope: --fail-on " << c.text << ": " << *why << "\n";
+      status = kExitGateFailed;
+    }
+  return status;
+}
+
 int run_kernel(const KernelOptions& o, CommandContext& ctx) {
+  auto conditions = parse_fail_conditions(o.fail_on);
+  if (!conditions) {
+    ctx.err << "warpscope: " << conditions.error().render() << "\n";
+    return kExitBadInput;
+  }
   auto arch = model::find_arch(o.arch);
   if (!arch) return fail(ctx, arch.error());
   auto ptx_text = read_ptx(o.file, ctx.in);
@@ -110,7 +153,8 @@ int run_kernel(const KernelOptions& o, CommandContext& ctx) {
   for (const auto& d : report.diagnostics)
     ctx.err << "warpscope: " << (d.severity == emu::Diagnostic::Severity::Error ? "error: " : "warning: ") << d.message
             << "\n";
-  return run->failed() ? kExitError : kExitOk;
+  if (run->failed()) return kExitError;  // partial figures: no gate, no findings
+  return report_findings(o, report, *conditions, ctx);
 }
 
 }  // namespace
@@ -133,6 +177,13 @@ void add_kernel_command(CLI::App& app, CommandContext& ctx) {
   sub->add_flag("--no-sass", o->no_sass, "price the PTX as written, without asking ptxas/nvdisasm what runs");
   sub->add_option("--sass-listing", o->sass_listing,
                   "use this `nvdisasm -c -gi` listing of the kernel's cubin instead of running ptxas and nvdisasm");
+  sub->add_flag("--no-diagnostics", o->no_diagnostics,
+                "leave out the compiler-style warnings (file:line:col: warning: ...) on standard error");
+  sub->add_option("--sarif", o->sarif, "also write the flagged lines as a SARIF 2.1.0 log to this file");
+  sub->add_option("--fail-on", o->fail_on,
+                  "exit with status 3 when CONDITION holds (repeatable): bank-conflicts, sector-efficiency<X "
+                  "(0..1 or N%), excess-wavefronts>N, excess-sectors>N")
+      ->type_name("CONDITION");
   sub->callback([o, &ctx] { ctx.exit_code = run_kernel(*o, ctx); });
 }
 
