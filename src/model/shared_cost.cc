@@ -173,9 +173,32 @@ bool load_of_group_fast(const WarpAccess& a, std::uint32_t group_mask, GroupLoad
   return true;
 }
 
+// Fastest path: no two lanes touch one bank (each lane's words sit in consecutive banks),
+// or every lane reads the same address. Then one wavefront serves the group.
+bool load_of_group_trivial(const WarpAccess& a, std::uint32_t group_mask, int words_per_lane, GroupLoad& g) {
+  const std::uint32_t lane_banks = words_per_lane >= 32 ? 0xffffffffu : (1u << words_per_lane) - 1u;
+  const std::uint64_t first = a.address[__builtin_ctz(group_mask)];
+  std::uint32_t used = 0, overlap = 0;
+  bool same = true;
+  for (std::uint32_t m = group_mask; m != 0; m &= m - 1) {
+    const std::uint64_t address = a.address[__builtin_ctz(m)];
+    const auto shift = static_cast<unsigned>((address >> 2) & 31u);
+    const std::uint32_t banks = (lane_banks << shift) | (shift == 0 ? 0u : lane_banks >> (32u - shift));
+    overlap |= used & banks;
+    used |= banks;
+    same &= address == first;
+  }
+  if (overlap != 0 && !same) return false;
+  g.wavefronts = 1;
+  g.distinct_words = same ? words_per_lane : __builtin_popcount(used);
+  g.worst_bank = static_cast<int>((first >> 2) & 31u);
+  return true;
+}
+
 GroupLoad load_of_group(const WarpAccess& a, std::uint32_t group_mask, int words_per_lane, Merge merge,
                         BankTable& table) {
   GroupLoad g;
+  if (merge == Merge::DistinctWords && load_of_group_trivial(a, group_mask, words_per_lane, g)) return g;
   if (merge == Merge::DistinctWords) {
     bool near = false;
     switch (words_per_lane) {
