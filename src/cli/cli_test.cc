@@ -175,9 +175,11 @@ TEST(Cli, KernelGateFailsOnBankConflictsWithDiagnosticsAndSarif) {
 
 TEST(Cli, KernelGatePassesOnThePaddedTranspose) {
   const std::string ptx = example("transpose_padded.ptx");
-  const CliRun r = run({"kernel", ptx.c_str(), "--kernel", "_Z16transpose_paddedIfEvPT_PKS0_i", "--grid", "16,16",
-                        "--block", "32,8", "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512",
-                        "--no-sass", "--fail-on", "bank-conflicts", "--fail-on", "excess-sectors>0"});
+  // A --fail-on before FILE takes one condition, not FILE too.
+  const CliRun r = run({"kernel", "--fail-on", "excess-sectors>0", ptx.c_str(), "--kernel",
+                        "_Z16transpose_paddedIfEvPT_PKS0_i", "--grid", "16,16", "--block", "32,8", "--arg",
+                        "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512", "--no-sass", "--fail-on",
+                        "bank-conflicts"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 }

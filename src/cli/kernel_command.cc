@@ -179,11 +179,13 @@ void add_kernel_command(CLI::App& app, CommandContext& ctx) {
                   "use this `nvdisasm -c -gi` listing of the kernel's cubin instead of running ptxas and nvdisasm");
   sub->add_flag("--no-diagnostics", o->no_diagnostics,
                 "leave out the compiler-style warnings (file:line:col: warning: ...) on standard error");
-  sub->add_option("--sarif", o->sarif, "also write the flagged lines as a SARIF 2.1.0 log to this file");
+  sub->add_option("--sarif", o->sarif, "also write the flagged lines as a SARIF 2.1.0 log to this file")
+      ->type_name("FILE");
   sub->add_option("--fail-on", o->fail_on,
                   "exit with status 3 when CONDITION holds (repeatable): bank-conflicts, sector-efficiency<X "
                   "(0..1 or N%), excess-wavefronts>N, excess-sectors>N")
-      ->type_name("CONDITION");
+      ->type_name("CONDITION")
+      ->allow_extra_args(false);  // one condition per --fail-on, so FILE may follow it
   sub->callback([o, &ctx] { ctx.exit_code = run_kernel(*o, ctx); });
 }
 
