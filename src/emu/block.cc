@@ -8,13 +8,6 @@
 #include "emu/lanes.h"
 
 namespace warpscope::emu {
-namespace {
-
-std::string dim(const Dim3& d) {
-  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
-}
-
-}  // namespace
 
 void BlockContext::diagnose(Diagnostic::Kind kind, Diagnostic::Severity severity, int warp, int lane,
                             std::string message) {
@@ -249,7 +242,7 @@ bool BlockRunner::run_warp(Warp& w, bool& progressed) {
     }
     if (++steps_ > budget) {
       ctx_.diagnose(Diagnostic::Kind::StepBudget, Diagnostic::Severity::Error, w.index, std::countr_zero(mask),
-                    "block " + dim(ctx_.block) + " exceeded the step budget of " + std::to_string(budget) +
+                    "block " + to_string(ctx_.block) + " exceeded the step budget of " + std::to_string(budget) +
                         " warp instructions (an endless loop?); warp " + std::to_string(w.index) + " was at " +
                         ctx_.where());
       return false;

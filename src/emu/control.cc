@@ -7,15 +7,8 @@
 #include "emu/lanes.h"
 
 namespace warpscope::emu {
-namespace {
 
 using ptx::Opcode;
-
-std::string dim(const Dim3& d) {
-  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
-}
-
-}  // namespace
 
 bool BlockRunner::control(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec) {
   switch (op.opcode) {
@@ -49,7 +42,7 @@ bool BlockRunner::control(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t
         return true;
       }
       ctx_.diagnose(Diagnostic::Kind::Trap, Diagnostic::Severity::Error, w.index, std::countr_zero(exec),
-                    "the kernel executed trap in block " + dim(ctx_.block) + " at " + ctx_.where());
+                    "the kernel executed trap in block " + to_string(ctx_.block) + " at " + ctx_.where());
       return false;
     default:
       return barrier(op, w, pc, mask, exec);
@@ -240,9 +233,9 @@ bool BlockRunner::release_deadlocked() {
         break;
       }
     std::string message = "barrier at " + ctx_.where() + ": " + std::to_string(b.arrived) + " of " +
-                          std::to_string(b.expected) + " threads of block " + dim(ctx_.block) + " arrived";
+                          std::to_string(b.expected) + " threads of block " + to_string(ctx_.block) + " arrived";
     if (exited_threads > 0) {
-      message += "; " + std::to_string(exited_threads) + " had exited (thread " + dim(example) + " at " + exit_where +
+      message += "; " + std::to_string(exited_threads) + " had exited (thread " + to_string(example) + " at " + exit_where +
                  "): every thread of the block must reach __syncthreads()";
     } else {
       message += "; the others wait at a different barrier or never arrive";

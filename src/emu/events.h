@@ -28,6 +28,18 @@ struct Dim3 {
   friend bool operator==(const Dim3&, const Dim3&) = default;
 };
 
+// "(3,0,0)"
+inline std::string to_string(const Dim3& d) {
+  std::string s = "(";
+  s += std::to_string(d.x);
+  s += ',';
+  s += std::to_string(d.y);
+  s += ',';
+  s += std::to_string(d.z);
+  s += ')';
+  return s;
+}
+
 // A named range of memory an address may fall in: a shared variable, the dynamic
 // shared memory, or a global buffer (kernel argument or .global variable).
 struct Region {

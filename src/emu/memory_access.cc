@@ -15,10 +15,6 @@ std::string hex(std::uint64_t v) {
   return buf;
 }
 
-std::string dim(const Dim3& d) {
-  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
-}
-
 const char* verb(Intent i) { return i == Intent::Read ? "load" : i == Intent::Write ? "store" : "atomic"; }
 
 bool out_of_bounds(const Op& op, Warp& w, int lane, Where where, std::uint64_t a, int width, Intent intent,
@@ -46,8 +42,8 @@ bool out_of_bounds(const Op& op, Warp& w, int lane, Where where, std::uint64_t a
     }
   }
   ctx.diagnose(Diagnostic::Kind::OutOfBounds, Diagnostic::Severity::Error, w.index, lane,
-               "out-of-bounds " + what + " by block " + dim(ctx.block) + " thread " +
-                   dim(ctx.thread_of(w.index, lane)) + " at " + ctx.where());
+               "out-of-bounds " + what + " by block " + to_string(ctx.block) + " thread " +
+                   to_string(ctx.thread_of(w.index, lane)) + " at " + ctx.where());
   return false;
 }
 
@@ -154,7 +150,7 @@ bool resolve(const Op& op, ptx::Space space, std::uint32_t row, std::int64_t off
     if (width > 1 && (a & (uwidth - 1)) != 0 && (width & (width - 1)) == 0) {
       ctx.diagnose(Diagnostic::Kind::Misaligned, Diagnostic::Severity::Error, w.index, l,
                    "misaligned " + std::string(verb(intent)) + " of " + std::to_string(width) + " bytes at " +
-                       hex(a) + " by block " + dim(ctx.block) + " thread " + dim(ctx.thread_of(w.index, l)) +
+                       hex(a) + " by block " + to_string(ctx.block) + " thread " + to_string(ctx.thread_of(w.index, l)) +
                        " at " + ctx.where());
       ok = false;
       return;
@@ -176,7 +172,7 @@ bool resolve(const Op& op, ptx::Space space, std::uint32_t row, std::int64_t off
             if (!all)
               ctx.diagnose(Diagnostic::Kind::UninitializedShared, Diagnostic::Severity::Warning, w.index, l,
                            "shared load at offset " + hex(a) + " reads bytes never written in block " +
-                               dim(ctx.block) + " (thread " + dim(ctx.thread_of(w.index, l)) + ") at " + ctx.where());
+                               to_string(ctx.block) + " (thread " + to_string(ctx.thread_of(w.index, l)) + ") at " + ctx.where());
           } else {
             for (int i = 0; i < width; ++i) flags[i] = 1;
           }
