@@ -65,7 +65,9 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
                       " threads per block (.maxntid); " + std::to_string(config.block.count()) + " requested");
   // The largest shared memory a block can have (sm_90: 227 KiB).
   constexpr std::uint64_t kMaxSharedPerBlock = 232448;
-  std::uint64_t shared = std::uint64_t(p.dynamic_shared_offset) + config.dynamic_shared_bytes;
+  std::uint64_t shared = p.uses_dynamic_shared || config.dynamic_shared_bytes > 0
+                             ? std::uint64_t(p.dynamic_shared_offset) + config.dynamic_shared_bytes
+                             : p.static_shared_bytes;
   if (std::max<std::uint64_t>(shared, p.static_shared_bytes) > kMaxSharedPerBlock)
     return make_error("kernel '" + p.name + "' needs " + std::to_string(shared) +
                       " bytes of shared memory per block; the limit is " + std::to_string(kMaxSharedPerBlock));
@@ -182,6 +184,9 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   });
   for (auto& [block, d] : sorted) report.diagnostics.push_back(std::move(d));
   report.regions = launch.regions;
+  report.static_shared_bytes = p.static_shared_bytes;
+  report.shared_bytes = static_cast<std::uint32_t>(std::max<std::uint64_t>(shared, p.static_shared_bytes));
+  report.local_bytes = p.local_bytes;
   for (const Op& op : p.code) report.instructions.push_back(op.origin);
   return report;
 }

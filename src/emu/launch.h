@@ -63,6 +63,9 @@ struct RunReport {
   std::uint64_t thread_instructions = 0;
   double seconds = 0;
   int workers = 0;
+  std::uint32_t static_shared_bytes = 0;  // the kernel's .shared variables
+  std::uint32_t shared_bytes = 0;         // per block, with the dynamic shared memory
+  std::uint32_t local_bytes = 0;          // per thread: .local variables and call parameters
   std::vector<Region> regions;  // AccessEvent::region indexes this
   std::vector<std::unique_ptr<Listener>> listeners;  // one per worker
   std::vector<std::uint64_t> executed;               // warp instructions per program index

@@ -31,6 +31,7 @@ void transpose_case(const char* kernel) {
   ASSERT_TRUE(report) << report.error().render();
   EXPECT_TRUE(report->diagnostics.empty()) << diagnostics_text(*report);
   EXPECT_EQ(report->blocks_run, 64u);
+  EXPECT_EQ(report->shared_bytes, std::string(kernel) == "transpose_tiled" ? 32u * 33 * 4 : 0u);
   auto result = read_buffer<float>(memory, out);
   int wrong = 0;
   for (int y = 0; y < n; ++y)
@@ -88,6 +89,8 @@ TEST(Run, DynamicSharedReduction) {
   long long expect = 0;
   for (int v : in) expect += v;
   EXPECT_EQ(read_buffer<long long>(memory, out)[0], expect);
+  EXPECT_EQ(report->static_shared_bytes, 0u);
+  EXPECT_EQ(report->shared_bytes, 128u * 8);
 }
 
 TEST(Run, Histogram) {
