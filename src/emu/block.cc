@@ -35,8 +35,8 @@ Dim3 BlockContext::thread_of(int warp, int lane) const {
 }
 
 std::string BlockContext::where() const {
-  const Op& op = program->code[pc];
-  return op.origin != nullptr ? program->module->describe(*op.origin) : "pc " + std::to_string(pc);
+  const ptx::Instruction* origin = pc < program->code.size() ? program->code[pc].origin : nullptr;
+  return origin != nullptr ? program->module->describe(*origin) : "the end of the kernel";
 }
 
 bool unsupported(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {

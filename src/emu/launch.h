@@ -69,7 +69,7 @@ struct RunReport {
   std::vector<Region> regions;  // AccessEvent::region indexes this
   std::vector<std::unique_ptr<Listener>> listeners;  // one per worker
   std::vector<std::uint64_t> executed;               // warp instructions per program index
-  std::vector<const ptx::Instruction*> instructions; // program index -> instruction
+  std::vector<const ptx::Instruction*> instructions; // program index -> instruction (nullptr: implicit ret)
 
   bool failed() const;  // an error diagnostic was raised
 };

@@ -71,9 +71,11 @@ class Linker {
     layout_variables(k);
     // Code: functions laid out in order; remember each one's first index.
     std::uint32_t pc = 0;
+    // Each body is followed by an implicit ret, so running off its end returns (or, in
+    // the kernel, exits) instead of falling into the next function.
     for (int f : order_) {
       entry_[f] = pc;
-      pc += static_cast<std::uint32_t>(m_.functions[static_cast<std::size_t>(f)].body.size());
+      pc += static_cast<std::uint32_t>(m_.functions[static_cast<std::size_t>(f)].body.size()) + 1;
     }
     for (int f : order_) {
       const ptx::Function& fn = m_.functions[static_cast<std::size_t>(f)];
@@ -84,10 +86,15 @@ class Linker {
           return make_error(shape.error().message + " at " + m_.describe(inst));
         p_.code.push_back(*op);
       }
+      Op ret;
+      ret.opcode = Opcode::Ret;
+      ret.family = ptx::Family::Control;
+      ret.origin = nullptr;
+      p_.code.push_back(ret);
     }
     for (int f : order_)
       set_reconvergence_points(p_, entry_[f],
-                               entry_[f] + static_cast<std::uint32_t>(m_.functions[static_cast<std::size_t>(f)].body.size()));
+                               entry_[f] + static_cast<std::uint32_t>(m_.functions[static_cast<std::size_t>(f)].body.size()) + 1);
     p_.first_constant_row = next_row_;
     p_.num_rows = next_row_ + static_cast<std::uint32_t>(p_.constants.size());
     // Constant rows were numbered as they were met: shift them after the sreg rows.

@@ -52,7 +52,7 @@ struct Op {
   int region = -1;            // the symbol's region when the address names one
   std::uint32_t target = 0;   // bra: program index; call: index into Program::calls
   std::uint32_t reconverge = kNoRow;  // conditional bra: where its lanes meet again (reconvergence.h)
-  const ptx::Instruction* origin = nullptr;
+  const ptx::Instruction* origin = nullptr;  // nullptr for the implicit ret after each body
 
   bool has(std::uint32_t f) const { return (flags & f) != 0; }
 };
