@@ -6,6 +6,7 @@
 
 #include "cli/access_command.h"
 #include "cli/command.h"
+#include "cli/fix_command.h"
 #include "cli/kernel_command.h"
 #include "cli/pattern_command.h"
 
@@ -16,6 +17,7 @@ constexpr std::array kCommands{
     Command{"access", add_access_command},
     Command{"pattern", add_pattern_command},
     Command{"kernel", add_kernel_command},
+    Command{"fix", add_fix_command},
 };
 }  // namespace
 

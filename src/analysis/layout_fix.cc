@@ -1,0 +1,129 @@
+// layout_fix.cc: record, search, prove.
+#include "analysis/layout_fix.h"
+
+#include <cxxabi.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <memory>
+
+#include "analysis/remap_listener.h"
+#include "analysis/shared_access_recorder.h"
+
+namespace warpscope::analysis {
+
+namespace {
+
+struct Wavefronts {
+  std::uint64_t total = 0, ideal = 0;
+};
+
+// Shared wavefronts per region over the run's CostListeners, scaled to the whole grid.
+std::map<int, Wavefronts> wavefronts_by_region(const model::Arch& arch, const emu::RunReport& run, double scale) {
+  CostListener merged(arch);
+  for (const auto& l : run.listeners)
+    if (const auto* c = dynamic_cast<const CostListener*>(l.get())) merged.merge(*c);
+  std::map<int, Wavefronts> out;
+  for (const InstructionCost& c : merged.instructions()) {
+    if (!c.used() || c.async_copy || model::space_of(c.op) != model::Space::Shared) continue;
+    out[c.region].total += c.wavefronts;
+    out[c.region].ideal += c.ideal_wavefronts;
+  }
+  for (auto& [region, w] : out) {
+    w.total = static_cast<std::uint64_t>(std::llround(static_cast<double>(w.total) * scale));
+    w.ideal = static_cast<std::uint64_t>(std::llround(static_cast<double>(w.ideal) * scale));
+  }
+  return out;
+}
+
+std::uint64_t shared_bytes(const std::vector<emu::Region>& regions) {
+  std::uint64_t end = 0;
+  for (const emu::Region& r : regions)
+    if (r.space == model::Space::Shared) end = std::max(end, r.base + r.size);
+  return end;
+}
+
+double scale_of(const FixInputs& in, const emu::RunReport& run) {
+  return run.blocks_run == 0 ? 0.0 : static_cast<double>(in.blocks_total) / static_cast<double>(run.blocks_run);
+}
+
+}  // namespace
+
+std::string array_name(const std::string& symbol) {
+  int status = 0;
+  char* demangled = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || demangled == nullptr) return symbol;
+  std::string text(demangled);
+  std::free(demangled);
+  const auto colon = text.rfind("::");
+  return colon == std::string::npos ? text : text.substr(colon + 2);
+}
+
+Expected<FixReport> fix_kernel(const FixInputs& in) {
+  const model::Arch& arch = in.arch;
+  const FusionPlan* plan = in.plan;
+  // 1. The kernel as written: costs, and every shared access recorded.
+  auto first = in.run([&arch, plan] {
+    return std::make_unique<TeeListener>(std::make_unique<CostListener>(arch, plan),
+                                         std::make_unique<SharedAccessRecorder>());
+  });
+  if (!first) return first.error();
+  SharedAccessRecorder recorded;
+  for (auto& l : first->listeners) {
+    auto* tee = dynamic_cast<TeeListener*>(l.get());
+    if (tee == nullptr) continue;
+    recorded.merge(*dynamic_cast<SharedAccessRecorder*>(tee->second()));
+    l = tee->take_first();  // build_kernel_report reads CostListeners
+  }
+  FixReport report;
+  const double scale = scale_of(in, *first);
+  const auto before = wavefronts_by_region(arch, *first, scale);
+  report.shared_bytes_before = shared_bytes(first->regions);
+  const std::uint64_t threads = in.launch.block.count();
+
+  // 2. Search each array that loses wavefronts to conflicts.
+  std::vector<RegionRemap> remaps;
+  const auto accesses = recorded.by_region();
+  for (const auto& [region, list] : accesses) {
+    auto it = before.find(region);
+    if (it == before.end() || it->second.total <= it->second.ideal) continue;
+    const emu::Region& r = first->regions[static_cast<std::size_t>(region)];
+    ArrayFix fix;
+    fix.region = region;
+    fix.symbol = r.name;
+    fix.name = array_name(r.name);
+    fix.size = r.size;
+    fix.before = it->second.total;
+    fix.ideal = it->second.ideal;
+    fix.search = search_layouts(arch, r, list, in.keep);
+    fix.occupancy_before = occupancy(arch, report.shared_bytes_before, threads);
+    fix.occupancy_after = fix.occupancy_before;
+    if (!fix.search.best.empty()) {
+      fix.chosen = fix.search.best.front();
+      remaps.push_back(RegionRemap{r.base, r.size, fix.chosen->layout});
+      fix.occupancy_after = occupancy(arch, report.shared_bytes_before + fix.chosen->extra_bytes, threads);
+      report.shared_bytes_after += fix.chosen->extra_bytes;
+    }
+    report.arrays.push_back(std::move(fix));
+  }
+  report.shared_bytes_after += report.shared_bytes_before;
+
+  // 3. Proof: the whole kernel again, every chosen layout applied before pricing.
+  auto second = in.run([&arch, plan, &remaps] {
+    return std::make_unique<RemapListener>(std::make_unique<CostListener>(arch, plan), remaps);
+  });
+  if (!second) return second.error();
+  for (auto& l : second->listeners)
+    if (auto* remap = dynamic_cast<RemapListener*>(l.get())) l = remap->take_cost();
+  const auto after = wavefronts_by_region(arch, *second, scale_of(in, *second));
+  for (ArrayFix& fix : report.arrays) {
+    auto it = after.find(fix.region);
+    fix.after = it == after.end() ? 0 : it->second.total;
+  }
+  report.before = build_kernel_report(in.module, in.kernel, in.launch, *first, in.blocks_total, in.source_lines);
+  report.after = build_kernel_report(in.module, in.kernel, in.launch, *second, in.blocks_total, in.source_lines);
+  return report;
+}
+
+}  // namespace warpscope::analysis

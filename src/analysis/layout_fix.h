@@ -1,0 +1,70 @@
+// layout_fix.h: `warpscope fix` as a library call: run the kernel once recording every
+// shared access, search layouts for each array with excess wavefronts, then run the whole
+// kernel again with the chosen layouts applied to the addresses (RemapListener) and report
+// that second run. The "after" figures are measured on that run, never computed.
+//
+//   tile (4096 B, float): before 262144 + 8192 wavefronts, after 8192 + 8192
+//     Swizzle<5,2,5>   tile[r][c ^ (r & 31)]   +0 B   8 blocks/SM before and after
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/fusion_plan.h"
+#include "analysis/kernel_report.h"
+#include "analysis/layout_search.h"
+#include "analysis/occupancy.h"
+#include "emu/launch.h"
+#include "model/arch.h"
+#include "support/expected.h"
+
+namespace warpscope::analysis {
+
+// Runs the kernel with the given listeners on fresh memory (each call starts from the same
+// inputs: the kernel may have overwritten its buffers on the previous run).
+using KernelRunner = std::function<Expected<emu::RunReport>(const emu::ListenerFactory&)>;
+
+struct ArrayFix {
+  int region = -1;
+  std::string symbol;  // as in the PTX: "_ZZ19transpose_tiled_f32E4tile"
+  std::string name;    // for code: "tile"
+  std::uint64_t size = 0;
+  // Shared wavefronts (loads and stores) of the instructions whose accesses fall in the
+  // array, from the first run (before) and the proof run (after); scaled like the report.
+  std::uint64_t before = 0;
+  std::uint64_t ideal = 0;
+  std::uint64_t after = 0;
+  ArraySearch search;
+  std::optional<LayoutCandidate> chosen;  // search.best[0], when it beats the declared layout
+  Occupancy occupancy_before, occupancy_after;  // the kernel's, with only this array changed
+};
+
+struct FixReport {
+  KernelReport before;
+  KernelReport after;  // the proof run
+  std::vector<ArrayFix> arrays;
+  std::uint64_t shared_bytes_before = 0;  // per block, static and dynamic
+  std::uint64_t shared_bytes_after = 0;
+};
+
+// "tile" from "_ZZ19transpose_tiled_f32E4tile"; other names as they are.
+std::string array_name(const std::string& symbol);
+
+struct FixInputs {
+  const ptx::Module& module;
+  std::string kernel;
+  emu::LaunchConfig launch;
+  std::uint64_t blocks_total = 0;
+  const model::Arch& arch;
+  const FusionPlan* plan = nullptr;
+  KernelRunner run;
+  SourceLines source_lines;
+  std::size_t keep = 5;  // candidates reported per array
+};
+
+Expected<FixReport> fix_kernel(const FixInputs& in);
+
+}  // namespace warpscope::analysis

@@ -1,0 +1,71 @@
+// layout_search.h: for one shared array, re-price every recorded access under each layout
+// candidate and rank the candidates.
+//
+//   tile (4096 B, 4-byte elements): as declared 270336 wavefronts (ideal 16384)
+//     1. Swizzle<5,2,5>            16384 wavefronts   +0 B     index arithmetic 2
+//     2. skew (c + r) % 32 ...     16384              +0 B                      3
+//     3. pad +4 B per 128 B row    16384              +128 B                    1
+//
+// Ranking: total wavefronts of the array's accesses (loads and stores) first, then extra
+// shared bytes (they can cost occupancy, see occupancy.h), then index arithmetic:
+//   identity 0; padding 1 (a 2-D pitch is a constant and costs nothing, a 1-D index gains a
+//   shift and an add); swizzle 2 (shift, and, xor); skew 3 (add and a modulo, and it splits
+//   row-wise vector accesses).
+// So no layout is cheaper than the declared one, and a swizzle beats a padding of equal
+// wavefronts because it needs no extra bytes.
+//
+// Candidates, for an array of `size` bytes whose smallest access is `elem` bytes:
+//   rows      power-of-two pitches R, max(32, elem) <= R <= min(1024, size / 2), R | size
+//             (the access strides are not needed: every plausible pitch is tried)
+//   padding   each R, + p elements, p = 1..8 with p * elem <= 128
+//   swizzle   every Swizzle<B,M,S> on bytes with M >= log2(elem), M + B <= 7 (the XOR lands
+//             in the bank bits), S >= B, that fits the array (layout::swizzle_fits);
+//             this includes the TMA 32/64/128-byte modes and 1-D index swizzles
+//   skew      each R with at least 2 elements per row
+// A candidate that splits a wide access (8-byte lanes over a 4-byte padding) is dropped.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "analysis/shared_access_recorder.h"
+#include "emu/events.h"
+#include "layout/layout.h"
+#include "model/arch.h"
+
+namespace warpscope::analysis {
+
+struct LayoutCandidate {
+  layout::Layout layout;
+  std::uint64_t wavefronts = 0;   // all recorded accesses of the array, re-priced
+  std::uint64_t extra_bytes = 0;  // shared bytes beyond the declared size
+  int arithmetic = 0;             // index arithmetic cost (see above)
+};
+
+struct ArraySearch {
+  std::uint64_t elem_bytes = 0;
+  std::uint64_t before = 0;  // wavefronts as declared (same accesses, no layout)
+  std::uint64_t ideal = 0;
+  std::size_t candidates = 0;      // layouts tried
+  std::vector<LayoutCandidate> best;  // ranked, at most `keep`, two per kind; only those better than before
+};
+
+// The smallest bytes any recorded access moves per lane (ldmatrix: 16): the element size.
+std::uint64_t element_bytes(const std::vector<RecordedAccess>& accesses);
+
+// Every candidate layout for an array of `size` bytes and `elem`-byte elements.
+std::vector<layout::Layout> candidate_layouts(std::uint64_t size, std::uint64_t elem);
+
+int arithmetic_cost(const layout::Layout& layout);
+
+// Total wavefronts of `accesses` with `region`'s addresses moved by `layout`, or nothing when
+// the layout would split or misalign an access.
+std::optional<std::uint64_t> price_under(const model::Arch& arch, const emu::Region& region,
+                                         const std::vector<RecordedAccess>& accesses, const layout::Layout& layout,
+                                         std::uint64_t elem_bytes, std::uint64_t* ideal = nullptr);
+
+ArraySearch search_layouts(const model::Arch& arch, const emu::Region& region,
+                           const std::vector<RecordedAccess>& accesses, std::size_t keep = 5);
+
+}  // namespace warpscope::analysis

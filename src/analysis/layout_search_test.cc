@@ -1,0 +1,155 @@
+// layout_search_test.cc: the search on recorded accesses of a 32x32 float transpose tile,
+// the remapping of addresses, the recorder's counting, and occupancy.
+#include <gtest/gtest.h>
+
+#include "analysis/layout_fix.h"
+#include "analysis/layout_search.h"
+#include "analysis/occupancy.h"
+#include "analysis/remap_listener.h"
+#include "analysis/shared_access_recorder.h"
+
+namespace warpscope::analysis {
+namespace {
+
+const model::Arch& sm90() { return **model::find_arch("sm_90"); }
+
+model::WarpAccess access(model::MemOp op, int width, std::uint64_t base, std::uint64_t stride) {
+  model::WarpAccess a;
+  a.op = op;
+  a.width = width;
+  for (int lane = 0; lane < model::kWarpSize; ++lane) a.address[static_cast<std::size_t>(lane)] = base + lane * stride;
+  return a;
+}
+
+// float tile[32][32] at shared offset `base`: 32 row stores (one per warp and row) and 32
+// column loads, as transpose_tiled.cu does per block.
+std::vector<RecordedAccess> transpose_accesses(std::uint64_t base, std::uint64_t elem) {
+  std::vector<RecordedAccess> out;
+  const auto w = static_cast<int>(elem);
+  for (std::uint64_t r = 0; r < 32; ++r) {
+    out.push_back({1, access(model::MemOp::SharedStore, w, base + r * 32 * elem, elem), 1});
+    out.push_back({2, access(model::MemOp::SharedLoad, w, base + r * elem, 32 * elem), 1});
+  }
+  return out;
+}
+
+TEST(LayoutSearch, FindsAConflictFreeLayoutForTheTransposeTile) {
+  const emu::Region tile{"tile", model::Space::Shared, 0, 4096};
+  const ArraySearch s = search_layouts(sm90(), tile, transpose_accesses(0, 4));
+  EXPECT_EQ(s.elem_bytes, 4u);
+  EXPECT_EQ(s.before, 32u * 1 + 32u * 32);  // stores conflict-free, loads 32-way
+  EXPECT_EQ(s.ideal, 64u);
+  ASSERT_FALSE(s.best.empty());
+  EXPECT_EQ(s.best[0].wavefronts, 64u);
+  EXPECT_EQ(s.best[0].extra_bytes, 0u);  // a swizzle ranks before the equally good padding
+  ASSERT_TRUE(std::holds_alternative<layout::Swizzle>(s.best[0].layout));
+  const auto sw = std::get<layout::Swizzle>(s.best[0].layout);
+  EXPECT_EQ(sw.bits, 5);
+  EXPECT_EQ(sw.base, 2);
+  const LayoutCandidate* padding = nullptr;
+  for (const auto& c : s.best)
+    if (padding == nullptr && std::holds_alternative<layout::Padding>(c.layout)) padding = &c;
+  ASSERT_NE(padding, nullptr) << "the best few show other kinds too";
+  EXPECT_EQ(padding->wavefronts, 64u);
+  EXPECT_EQ(std::get<layout::Padding>(padding->layout).row_bytes, 128u);  // float tile[32][33]
+  EXPECT_EQ(std::get<layout::Padding>(padding->layout).pad_bytes, 4u);
+  EXPECT_EQ(padding->extra_bytes, 128u);
+  // Ranked: never worse than the one before.
+  for (std::size_t i = 1; i < s.best.size(); ++i) EXPECT_GE(s.best[i].wavefronts, s.best[i - 1].wavefronts);
+}
+
+TEST(LayoutSearch, DoublesNeedEightByteAlignedLayouts) {
+  const emu::Region tile{"tile", model::Space::Shared, 1024, 8192};  // not at offset 0
+  const ArraySearch s = search_layouts(sm90(), tile, transpose_accesses(1024, 8));
+  EXPECT_EQ(s.elem_bytes, 8u);
+  ASSERT_FALSE(s.best.empty());
+  EXPECT_EQ(s.best[0].wavefronts, 32u * 2 + 32u * 2);  // half-warp phases: 2 per instruction
+  for (const auto& c : s.best)
+    if (const auto* p = std::get_if<layout::Padding>(&c.layout)) EXPECT_EQ(p->pad_bytes % 8, 0u);
+}
+
+TEST(LayoutSearch, NoConflictsNothingToSearch) {
+  const emu::Region tile{"tile", model::Space::Shared, 0, 4096};
+  std::vector<RecordedAccess> rows;
+  for (std::uint64_t r = 0; r < 32; ++r) rows.push_back({1, access(model::MemOp::SharedLoad, 4, r * 128, 4), 3});
+  const ArraySearch s = search_layouts(sm90(), tile, rows);
+  EXPECT_EQ(s.before, 96u);
+  EXPECT_EQ(s.before, s.ideal);
+  EXPECT_TRUE(s.best.empty());
+}
+
+TEST(LayoutSearch, CandidatesIncludeTheTmaModesAndSkip_SwizzlesThatDoNotFit) {
+  int tma = 0;
+  for (const auto& l : candidate_layouts(8192, 16))
+    if (const auto* s = std::get_if<layout::Swizzle>(&l)) {
+      EXPECT_GE(s->base, 4) << "never splits a 16-byte element";
+      EXPECT_TRUE(layout::swizzle_fits(*s, 8192));
+      tma += !layout::tma_mode(*s).empty();
+    }
+  EXPECT_EQ(tma, 3);
+  EXPECT_TRUE(candidate_layouts(4096, 12).empty());  // not a power of two: no candidates
+}
+
+TEST(RemapListener, MovesOnlyTheArraysLanesByTheirOriginalAddresses) {
+  // Two arrays back to back; padding the first must not push its lanes into the second's remap.
+  const std::vector<RegionRemap> remaps{{0, 4096, layout::Padding{128, 4}}, {4096, 4096, layout::Swizzle{5, 2, 5}}};
+  model::WarpAccess a = access(model::MemOp::SharedLoad, 4, 0, 128);
+  a.address[31] = 4096 + 128;  // a lane in the second array
+  const model::WarpAccess moved = remap_access(a, remaps);
+  EXPECT_EQ(moved.address[1], 132u);
+  EXPECT_EQ(moved.address[30], 30u * 132);  // 3960 + ... stays in the first array's map
+  EXPECT_EQ(moved.address[31], 4096u + 128 + 4);
+}
+
+TEST(RemapListener, WideLanesMustStayWhole) {
+  // A skew of 4-byte elements under 8-byte lanes: row 1's lane 15 holds columns 30 and 31,
+  // which move to 31 and 0.
+  const RegionRemap skew{0, 4096, layout::Skew{128, 4}};
+  EXPECT_FALSE(keeps_lanes_whole(access(model::MemOp::SharedLoad, 8, 128, 8), skew, 4));
+  EXPECT_TRUE(keeps_lanes_whole(access(model::MemOp::SharedLoad, 8, 128, 8), {0, 4096, layout::Padding{128, 4}}, 4));
+  EXPECT_TRUE(keeps_lanes_whole(access(model::MemOp::SharedLoad, 4, 128, 8), skew, 4));
+}
+
+TEST(SharedAccessRecorder, CountsRepeatedAccessesOnce) {
+  SharedAccessRecorder rec;
+  emu::AccessEvent e;
+  e.pc = 3;
+  e.region = 0;
+  e.access = access(model::MemOp::SharedLoad, 4, 0, 128);
+  rec.on_access(e);
+  rec.on_access(e);
+  e.access.address[0] = 4;
+  rec.on_access(e);
+  e.access.op = model::MemOp::GlobalLoad;  // not shared: ignored
+  rec.on_access(e);
+  SharedAccessRecorder other;
+  other.on_access(e);
+  rec.merge(other);
+  const auto by_region = rec.by_region();
+  ASSERT_EQ(by_region.size(), 1u);
+  ASSERT_EQ(by_region.at(0).size(), 2u);
+  EXPECT_EQ(by_region.at(0)[0].count, 2u);
+  EXPECT_EQ(by_region.at(0)[1].count, 1u);
+}
+
+TEST(Occupancy, SharedMemoryLimitsOnlyWhenItBinds) {
+  const Occupancy small = occupancy(sm90(), 4096, 256);
+  EXPECT_EQ(small.shared_per_block, 5120u);
+  EXPECT_EQ(small.blocks_per_sm, 8);
+  EXPECT_EQ(small.warps_per_sm, 64);
+  EXPECT_EQ(small.limited_by, "warps");
+  // 2 blocks fit in 228 KiB at 113 KiB each (plus 1 KiB reserve); padding past it leaves one.
+  EXPECT_EQ(occupancy(sm90(), 113 * 1024, 128).blocks_per_sm, 2);
+  const Occupancy padded = occupancy(sm90(), 113 * 1024 + 512, 128);
+  EXPECT_EQ(padded.blocks_per_sm, 1);
+  EXPECT_EQ(padded.limited_by, "shared memory");
+}
+
+TEST(ArrayName, DemanglesFunctionStatics) {
+  EXPECT_EQ(array_name("_ZZ19transpose_tiled_f32E4tile"), "tile");
+  EXPECT_EQ(array_name("_ZZ16transpose_paddedIfEvPT_PKS0_iE4tile"), "tile");
+  EXPECT_EQ(array_name("smem"), "smem");
+}
+
+}  // namespace
+}  // namespace warpscope::analysis

@@ -1,0 +1,94 @@
+// fix_report.cc: `warpscope fix` as text and as JSON.
+#include "report/fix_report.h"
+
+#include <sstream>
+
+#include "layout/layout_code.h"
+#include "report/kernel_json.h"
+
+namespace warpscope::report {
+
+namespace {
+
+layout::ArrayShape shape_of(const analysis::ArrayFix& a) { return {a.name, a.search.elem_bytes, a.size}; }
+
+nlohmann::json occupancy_json(const analysis::Occupancy& o) {
+  return {{"blocks_per_sm", o.blocks_per_sm}, {"warps_per_sm", o.warps_per_sm},
+          {"shared_per_block", o.shared_per_block}, {"limited_by", o.limited_by}};
+}
+
+std::string occupancy_text(const analysis::ArrayFix& a) {
+  const auto& b = a.occupancy_before;
+  const auto& f = a.occupancy_after;
+  std::ostringstream s;
+  if (b.blocks_per_sm == f.blocks_per_sm)
+    s << b.blocks_per_sm << " blocks (" << b.warps_per_sm << " warps) per SM before and after, limited by "
+      << f.limited_by;
+  else
+    s << "COSTS OCCUPANCY: " << b.blocks_per_sm << " -> " << f.blocks_per_sm << " blocks per SM (" << b.warps_per_sm
+      << " -> " << f.warps_per_sm << " warps), limited by " << f.limited_by;
+  return s.str();
+}
+
+}  // namespace
+
+nlohmann::json fix_json(const analysis::FixReport& r) {
+  nlohmann::json arrays = nlohmann::json::array();
+  for (const analysis::ArrayFix& a : r.arrays) {
+    nlohmann::json j{{"array", a.name}, {"symbol", a.symbol}, {"size", a.size}, {"element_bytes", a.search.elem_bytes},
+                     {"before", a.before}, {"ideal", a.ideal}, {"after", a.after}};
+    const layout::Layout chosen = a.chosen ? a.chosen->layout : layout::Layout{layout::Identity{}};
+    j["layout"] = layout::describe(chosen);
+    j["code"] = a.chosen ? layout::layout_code(chosen, shape_of(a)) : "";
+    if (const std::string cute = layout::cute_code(chosen, shape_of(a)); !cute.empty()) j["cute"] = cute;
+    const std::uint64_t extra = a.chosen ? a.chosen->extra_bytes : 0;
+    j["smem_bytes"] = {{"before", a.size}, {"after", a.size + extra}, {"extra", extra}};
+    j["occupancy"] = {{"before", occupancy_json(a.occupancy_before)}, {"after", occupancy_json(a.occupancy_after)}};
+    nlohmann::json candidates = nlohmann::json::array();
+    for (const auto& c : a.search.best)
+      candidates.push_back({{"layout", layout::describe(c.layout)}, {"code", layout::layout_code(c.layout, shape_of(a))},
+                            {"wavefronts", c.wavefronts}, {"extra_bytes", c.extra_bytes},
+                            {"index_arithmetic", c.arithmetic}});
+    j["candidates"] = std::move(candidates);
+    j["candidates_tried"] = a.search.candidates;
+    j["recorded_before"] = a.search.before;
+    arrays.push_back(std::move(j));
+  }
+  return {{"kernel", r.after.kernel}, {"arrays", std::move(arrays)},
+          {"shared_bytes_per_block", {{"before", r.shared_bytes_before}, {"after", r.shared_bytes_after}}},
+          {"kernel_before", kernel_json(r.before)}, {"kernel_after", kernel_json(r.after)}};
+}
+
+std::string fix_text(const analysis::FixReport& r) {
+  std::ostringstream s;
+  s << "warpscope fix: " << r.after.kernel << " (" << r.after.priced_from << ")\n";
+  if (r.arrays.empty()) s << "no shared array has bank conflicts: nothing to fix\n";
+  for (const analysis::ArrayFix& a : r.arrays) {
+    s << "\n" << a.name << " (" << a.size << " B, " << a.search.elem_bytes << "-byte elements): " << a.before
+      << " -> " << a.after << " shared wavefronts (ideal " << a.ideal << "), after measured by re-running the kernel\n";
+    if (!a.chosen) {
+      s << "  no candidate layout of " << a.search.candidates << " lowers its wavefronts\n";
+      continue;
+    }
+    s << "  layout   " << layout::describe(a.chosen->layout) << "\n";
+    s << "  code     " << layout::layout_code(a.chosen->layout, shape_of(a)) << "\n";
+    if (const std::string cute = layout::cute_code(a.chosen->layout, shape_of(a)); !cute.empty())
+      s << "  cute     " << cute << "\n";
+    s << "  shared   +" << a.chosen->extra_bytes << " B; " << occupancy_text(a) << "\n";
+    s << "  best of " << a.search.candidates << " layouts (wavefronts of this array's accesses, re-priced):\n";
+    for (const auto& c : a.search.best)
+      s << "    " << c.wavefronts << "  +" << c.extra_bytes << " B  arith " << c.arithmetic << "  "
+        << layout::describe(c.layout) << ": " << layout::layout_code(c.layout, shape_of(a)) << "\n";
+  }
+  s << "\nkernel after (all chosen layouts applied):\n";
+  auto value = [](const analysis::Metrics& m, const std::string& name) {
+    auto it = m.find(name);
+    return it == m.end() ? 0LL : it->second;
+  };
+  for (const std::string& name : analysis::kernel_metric_names())
+    if (value(r.before.metrics, name) != 0 || value(r.after.metrics, name) != 0)
+      s << "  " << name << "  " << value(r.before.metrics, name) << " -> " << value(r.after.metrics, name) << "\n";
+  return s.str();
+}
+
+}  // namespace warpscope::report

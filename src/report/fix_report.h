@@ -1,0 +1,24 @@
+// fix_report.h: the writers of `warpscope fix` (analysis/layout_fix.h's FixReport).
+//
+// text:
+//   tile (4096 B, 4-byte elements): 270336 -> 16384 shared wavefronts (ideal 16384), after ...
+//     layout   Swizzle<5,2,5>
+//     code     tile[r][c ^ (r & 31)]  // rows of 32; 1-D: tile[i ^ ((i >> 5) & 31)]
+//     shared   +0 B; 8 blocks (64 warps) per SM before and after, limited by warps
+// JSON:
+//   {"arrays": [{"array", "before", "after", "layout", "code", "cute", "smem_bytes",
+//     "occupancy", "candidates", ...}], "kernel_before": {...}, "kernel_after": {"metrics": {...}}}
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/layout_fix.h"
+
+namespace warpscope::report {
+
+nlohmann::json fix_json(const analysis::FixReport& report);
+std::string fix_text(const analysis::FixReport& report);
+
+}  // namespace warpscope::report
