@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "analysis/cost_listener.h"
 #include "emu/launch.h"
 #include "model/access_cost.h"
 #include "ptx/parser.h"
@@ -27,16 +28,6 @@ const ptx::Module& transpose_module() {
   return m;
 }
 
-// Prices every access, as the report's listener will.
-struct PricingListener : emu::Listener {
-  const model::Arch* arch = *model::find_arch("sm_90");
-  long long wavefronts = 0;
-  void on_access(const emu::AccessEvent& e) override {
-    auto cost = model::price_valid(*arch, e.access);
-    if (cost.shared) wavefronts += cost.shared->wavefronts;
-    if (cost.global) wavefronts += cost.global->sectors;
-  }
-};
 
 void run_transpose(benchmark::State& state, const char* kernel, bool price) {
   const int n = 1024;
@@ -46,7 +37,8 @@ void run_transpose(benchmark::State& state, const char* kernel, bool price) {
   emu::RunOptions options;
   options.workers = static_cast<int>(state.range(0));
   emu::ListenerFactory factory;
-  if (price) factory = [] { return std::make_unique<PricingListener>(); };
+  // Prices every access with the listener `warpscope kernel` uses.
+  if (price) factory = [] { return std::make_unique<analysis::CostListener>(**model::find_arch("sm_90")); };
   std::uint64_t thread_insts = 0;
   for (auto _ : state) {
     auto report = emu::run(transpose_module(), kernel, {{n / 32, n / 32, 1}, {32, 8, 1}},
