@@ -21,6 +21,7 @@ bool BlockRunner::control(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t
         advance(w, mask, pc + 1);
         return true;
       }
+      if (listener_) listener_->on_divergence(DivergenceEvent{op.origin, pc, ctx_.block, ctx_.block_index, w.index, exec, mask & ~exec});
       diverge(w);
       push_sync_point(w, op, mask);
       for_lanes(mask, [&](int l) { w.lane_pc[static_cast<std::size_t>(l)] = ((exec >> l) & 1u) ? op.target : pc + 1; });

@@ -30,6 +30,7 @@ Recorder merged(const RunReport& report) {
     if (r == nullptr) continue;
     all.accesses.insert(all.accesses.end(), r->accesses.begin(), r->accesses.end());
     all.barriers.insert(all.barriers.end(), r->barriers.begin(), r->barriers.end());
+    all.divergences.insert(all.divergences.end(), r->divergences.begin(), r->divergences.end());
     all.blocks += r->blocks;
   }
   return all;

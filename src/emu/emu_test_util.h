@@ -34,8 +34,10 @@ std::uint64_t make_buffer(GlobalMemory& memory, const std::vector<T>& values, st
 struct Recorder : Listener {
   std::vector<AccessEvent> accesses;
   std::vector<BarrierEvent> barriers;
+  std::vector<DivergenceEvent> divergences;
   int blocks = 0;
   void on_access(const AccessEvent& e) override { accesses.push_back(e); }
+  void on_divergence(const DivergenceEvent& e) override { divergences.push_back(e); }
   void on_barrier(const BarrierEvent& e) override { barriers.push_back(e); }
   void on_block_end(const BlockEvent&) override { ++blocks; }
 };

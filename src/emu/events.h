@@ -7,7 +7,8 @@
 //   access = {sts, width 4, address[lane] = shared offset}, region = "tile"
 //
 // Shared addresses are offsets in the block's shared memory; global addresses are the
-// buffers' device addresses. Local, param and const accesses produce no events.
+// buffers' device addresses. Local, param and const accesses produce no events. Barriers
+// (one event per warp that arrives) and divergent branches have their own events.
 //
 // Threading: blocks run in parallel, one Listener per worker thread (see launch.h's
 // ListenerFactory); a listener sees whole blocks, in order within each block, and is
@@ -69,6 +70,17 @@ struct BarrierEvent {
   std::uint32_t mask = 0;  // the lanes that arrived
 };
 
+// A conditional branch that split a warp: `taken` lanes jump, `not_taken` fall through.
+struct DivergenceEvent {
+  const ptx::Instruction* instruction = nullptr;
+  std::uint32_t pc = 0;
+  Dim3 block;
+  std::uint64_t block_index = 0;
+  int warp = 0;
+  std::uint32_t taken = 0;
+  std::uint32_t not_taken = 0;
+};
+
 struct BlockEvent {
   Dim3 block;
   std::uint64_t block_index = 0;
@@ -80,6 +92,7 @@ class Listener {
   virtual void on_block_begin(const BlockEvent&) {}
   virtual void on_access(const AccessEvent&) {}
   virtual void on_barrier(const BarrierEvent&) {}
+  virtual void on_divergence(const DivergenceEvent&) {}
   virtual void on_block_end(const BlockEvent&) {}
 };
 

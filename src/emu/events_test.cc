@@ -52,6 +52,10 @@ TEST(Events, DivergentMasksInReduction) {
     if (e.access.op == model::MemOp::SharedStore && e.instruction->debug.loc.line == 13) masks.push_back(e.access.mask);
   std::vector<std::uint32_t> expect = {~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, 0xffffu, 0xffu, 0xfu, 0x3u, 0x1u};
   EXPECT_EQ(masks, expect);
+  // `if (t < stride)` splits warp 0 for strides 16, 8, 4, 2, 1; then `if (t == 0)`.
+  std::vector<std::uint32_t> split;
+  for (const auto& d : rec.divergences) split.push_back(d.not_taken);
+  EXPECT_EQ(split, (std::vector<std::uint32_t>{0xffffu, 0xffu, 0xfu, 0x3u, 0x1u, 0x1u}));
   // Every one of 8 warps reaches every one of the 9 barriers (1 + 8 loop iterations).
   EXPECT_EQ(rec.barriers.size(), 8u * 9);
 }
