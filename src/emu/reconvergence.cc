@@ -1,7 +1,11 @@
 // reconvergence.cc: immediate post-dominators of branch blocks (iterative bit sets).
+//
+// A block that cannot reach the exit (an endless loop) keeps every block as a
+// post-dominator; its branches then get no sync point unless one is found on the chain.
 #include "emu/reconvergence.h"
 
 #include <algorithm>
+#include <bit>
 #include <vector>
 
 namespace warpscope::emu {
@@ -70,25 +74,23 @@ void set_reconvergence_points(Program& program, std::uint32_t begin, std::uint32
       }
     }
   }
-  // The immediate post-dominator d of b: a strict post-dominator that all the others
-  // post-dominate (pdom(d) holds every strict post-dominator of b).
+  // The strict post-dominators of b form a chain; the immediate one is the closest to b,
+  // the one with the most post-dominators of its own.
+  std::vector<int> depth(nodes, 0);
+  for (std::size_t d = 0; d < nodes; ++d)
+    for (std::uint64_t word : pdom[d]) depth[d] += std::popcount(word);
   for (std::size_t b = 0; b < blocks; ++b) {
     std::uint32_t last = (b + 1 < blocks ? first[b + 1] : n) - 1;
     Op& op = program.code[begin + last];
     op.reconverge = kNoRow;
     if (op.opcode != ptx::Opcode::Bra || op.guard == kNoRow) continue;
-    for (std::size_t d = 0; d < blocks; ++d) {
-      if (d == b || !test(pdom[b], d)) continue;
-      bool immediate = true;
-      for (std::size_t k = 0; k < nodes && immediate; ++k)
-        if (k != b && test(pdom[b], k) && !test(pdom[d], k)) immediate = false;
-      if (immediate) {
-        // Lanes that only meet to return or exit do not wait for each other.
-        ptx::Opcode at = program.code[begin + first[d]].opcode;
-        if (at != ptx::Opcode::Ret && at != ptx::Opcode::Exit) op.reconverge = begin + first[d];
-        break;
-      }
-    }
+    std::size_t best = exit;
+    for (std::size_t d = 0; d < blocks; ++d)
+      if (d != b && test(pdom[b], d) && (best == exit || depth[d] > depth[best])) best = d;
+    if (best == exit) continue;
+    // Lanes that only meet to return or exit do not wait for each other.
+    ptx::Opcode at = program.code[begin + first[best]].opcode;
+    if (at != ptx::Opcode::Ret && at != ptx::Opcode::Exit) op.reconverge = begin + first[best];
   }
 }
 
