@@ -37,13 +37,6 @@ std::map<int, Wavefronts> wavefronts_by_region(const model::Arch& arch, const em
   return out;
 }
 
-std::uint64_t shared_bytes(const std::vector<emu::Region>& regions) {
-  std::uint64_t end = 0;
-  for (const emu::Region& r : regions)
-    if (r.space == model::Space::Shared) end = std::max(end, r.base + r.size);
-  return end;
-}
-
 double scale_of(const FixInputs& in, const emu::RunReport& run) {
   return run.blocks_run == 0 ? 0.0 : static_cast<double>(in.blocks_total) / static_cast<double>(run.blocks_run);
 }
@@ -79,7 +72,7 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
   FixReport report;
   const double scale = scale_of(in, *first);
   const auto before = wavefronts_by_region(arch, *first, scale);
-  report.shared_bytes_before = shared_bytes(first->regions);
+  report.shared_bytes_before = first->shared_bytes;  // static, aligned, plus dynamic
   const std::uint64_t threads = in.launch.block.count();
 
   // 2. Search each array that loses wavefronts to conflicts.

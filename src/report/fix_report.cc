@@ -43,7 +43,9 @@ nlohmann::json fix_json(const analysis::FixReport& r) {
     if (const std::string cute = layout::cute_code(chosen, shape_of(a)); !cute.empty()) j["cute"] = cute;
     const std::uint64_t extra = a.chosen ? a.chosen->extra_bytes : 0;
     j["smem_bytes"] = {{"before", a.size}, {"after", a.size + extra}, {"extra", extra}};
-    j["occupancy"] = {{"before", occupancy_json(a.occupancy_before)}, {"after", occupancy_json(a.occupancy_after)}};
+    j["occupancy"] = {{"before", occupancy_json(a.occupancy_before)},
+                      {"after", occupancy_json(a.occupancy_after)},
+                      {"costs_occupancy", a.occupancy_after.blocks_per_sm < a.occupancy_before.blocks_per_sm}};
     nlohmann::json candidates = nlohmann::json::array();
     for (const auto& c : a.search.best)
       candidates.push_back({{"layout", layout::describe(c.layout)}, {"code", layout::layout_code(c.layout, shape_of(a))},
