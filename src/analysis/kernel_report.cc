@@ -17,6 +17,7 @@ const std::vector<std::string>& kernel_metric_names() {
       "l1tex__t_requests_pipe_lsu_mem_global_op_ld",       "l1tex__t_sectors_pipe_lsu_mem_global_op_ld",
       "l1tex__t_requests_pipe_lsu_mem_global_op_st",       "l1tex__t_sectors_pipe_lsu_mem_global_op_st",
       "l1tex__t_requests_pipe_lsu_mem_global_op_red",      "l1tex__t_sectors_pipe_lsu_mem_global_op_red",
+      "l1tex__t_requests_pipe_lsu_mem_global_op_atom",     "l1tex__t_sectors_pipe_lsu_mem_global_op_atom",
   };
   return names;
 }
