@@ -144,6 +144,49 @@ TEST(Semantics, DirectedRounding) {
   EXPECT_EQ(v[0] >> 32, 0x3f800000u);
 }
 
+TEST(Semantics, ProducerConsumerNamedBarriers) {
+  // Warp 0 writes shared memory and arrives at barrier 1; warp 1 waits there, then reads.
+  auto v = run_body(
+      "\tmov.u32 %r1, buf;\n\tand.b32 %r2, %r0, 31;\n\tshl.b32 %r3, %r2, 2;\n\tadd.s32 %r4, %r1, %r3;\n"
+      "\tsetp.ge.u32 %p1, %r0, 32;\n\t@%p1 bra $L_consumer;\n"
+      "\tmul.lo.s32 %r5, %r0, 7;\n\tst.shared.u32 [%r4], %r5;\n\tbar.arrive 1, 64;\n\tbra.uni $L_done;\n"
+      "$L_consumer:\n\tbar.sync 1, 64;\n\tld.shared.u32 %r5, [%r4];\n"
+      "$L_done:\n\tcvt.u64.u32 %rd3, %r5;\n\tst.global.u64 [%rd1], %rd3;",
+      ".shared .align 4 .b8 buf[128];", 64);
+  for (unsigned l = 0; l < 64; ++l) EXPECT_EQ(v[l], (l % 32) * 7) << l;
+}
+
+TEST(Semantics, DivergentBarrierIsDiagnosedNotHung) {
+  // Only odd lanes reach the first barrier (undefined behavior in CUDA): a warning, and on.
+  const char* src = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<4>;
+	mov.u32 %r0, %tid.x;
+	and.b32 %r1, %r0, 1;
+	setp.eq.u32 %p1, %r1, 0;
+	@%p1 bra $L_join;
+	bar.sync 0;
+$L_join:
+	bar.sync 0;
+	ret;
+}
+)";
+  auto m = ptx::parse(src, "b.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  GlobalMemory memory;
+  auto r = run(*m, "k", {{1, 1, 1}, {64, 1, 1}}, {}, memory);
+  ASSERT_TRUE(r) << r.error().render();
+  EXPECT_FALSE(r->failed());
+  ASSERT_FALSE(r->diagnostics.empty());
+  EXPECT_EQ(r->diagnostics[0].kind, Diagnostic::Kind::BarrierDivergence);
+  EXPECT_NE(r->diagnostics[0].message.find("32 of 64 threads of block (0,0,0) arrived"), std::string::npos)
+      << r->diagnostics[0].message;
+}
+
 TEST(Semantics, ClockAdvances) {
   auto v = run_body("\tmov.u64 %rd3, %clock64;\n$L_spin:\n\tmov.u64 %rd4, %clock64;\n\tsub.s64 %rd5, %rd4, %rd3;\n"
                     "\tsetp.lt.s64 %p1, %rd5, 1000;\n\t@%p1 bra $L_spin;\n\tst.global.u64 [%rd1], 1;");
