@@ -87,6 +87,13 @@ TEST(Cli, PatternReportsAParseErrorWithACaret) {
   EXPECT_NE(r.err.find("^"), std::string::npos) << r.err;
 }
 
+TEST(Cli, CalibrateChecksMeasuredPatterns) {
+  const std::string data = std::string(WARPSCOPE_SOURCE_DIR) + "/tests/data/h200/single_instruction.jsonl";
+  const CliRun r = run({"calibrate", "--measured", data.c_str()});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("329 of 329 patterns agree"), std::string::npos) << r.out;
+}
+
 std::string example(const std::string& name) { return std::string(WARPSCOPE_SOURCE_DIR) + "/examples/" + name; }
 
 TEST(Cli, KernelJsonHasTotalsAndLines) {

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "cli/access_command.h"
+#include "cli/calibrate_command.h"
 #include "cli/command.h"
 #include "cli/fix_command.h"
 #include "cli/kernel_command.h"
@@ -17,6 +18,7 @@ constexpr std::array kCommands{
     Command{"access", add_access_command},
     Command{"pattern", add_pattern_command},
     Command{"kernel", add_kernel_command},
+    Command{"calibrate", add_calibrate_command},
     Command{"fix", add_fix_command},
 };
 }  // namespace
