@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the probe patterns measured on the GPU: `make_patterns.py patterns.txt` (round 1),
 `make_patterns.py patterns_round2.txt round2` (round 2),
-`make_patterns.py patterns_round3.txt round3` (round 3).
+`make_patterns.py patterns_round3.txt round3` (round 3),
+`make_patterns.py patterns_round4.txt round4` (round 4).
 
 Random and address-sharing patterns for every op and width, designed to separate the
 hypotheses about how the hardware schedules wide and shared-address accesses (which
@@ -244,6 +245,35 @@ def pairing_edge_probes():
             pool = [rng.randrange(256) * 4 for _ in range(rng.choice([1, 2, 3, 5, 8]))]
             out.append(("atom_shared_words", op, 4, rng.getrandbits(32) | 1, [rng.choice(pool) for _ in range(32)]))
     return out
+
+# Round 4: a fresh holdout drawn like round 1 (every op and width, random and sharing
+# patterns) from another seed, measured by `warpscope calibrate` after the model was final.
+if len(sys.argv) > 2 and sys.argv[2] == "round4":
+    rng.seed(4)
+    rows = []
+    for op in ("lds", "sts"):
+        for width in (1, 2, 4, 8, 16):
+            for name, gen in shared_generators(width, SHARED_SPAN):
+                add(name, op, width, rand_mask(), gen())
+    for n in (1, 2, 4):
+        for _ in range(6):
+            add("rand_rows", "ldsm", n, FULL, [rng.randrange(128) * 16 for _ in range(32)])
+            add("k4_rows", "ldsm", n, FULL, k_distinct(16, 4, 2048))
+    for op in ("atoms", "atoms_agg"):
+        for k in (1, 2, 3, 4, 8, 32):
+            add(f"k{k}", op, 4, rand_mask(), k_distinct(4, k, 1024))
+            add(f"k{k}_full", op, 4, FULL, k_distinct(4, k, 512))
+    for op in ("ldg", "stg"):
+        for width in (1, 2, 4, 8, 16):
+            for _ in range(3):
+                add("rand", op, width, rand_mask(), random_in(width, 4096))
+                add("k4", op, width, FULL, k_distinct(width, 4, 4096))
+    check = []
+    seen = []
+    for _, op, width, _, _ in rows:
+        if (op, width) not in seen:
+            seen.append((op, width))
+    baselines = [("baseline", op, width, 0, [0] * 32) for op, width in seen]
 
 if len(sys.argv) > 2 and sys.argv[2] == "round3":
     rows = pairing_edge_probes()
