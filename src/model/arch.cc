@@ -21,7 +21,7 @@ std::vector<Arch> make_archs() {
   Arch sm90;
   sm90.name = "sm_90";
   sm90.description = "Hopper (H100, H200)";
-  // Measured on an H200 (tests/data/h200/*.jsonl, 2106 patterns): textbook half-warp
+  // Measured on an H200 (tests/data/h200/*.jsonl, 2326 patterns): textbook half-warp
   // (8-byte) and quarter-warp (16-byte) phases, doubled for loads whose lanes pair up.
   sm90.load_group_lanes = {32, 32, 32, 16, 8};
   sm90.store_group_lanes = {32, 32, 32, 16, 8};
