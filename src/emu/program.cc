@@ -317,7 +317,16 @@ class Linker {
           op.offset2 = off;
         }
       } else if (o.kind == OperandKind::Vec) {
-        for (int k = 0; k < o.count && op.nsrc < 4; ++k) op.src[op.nsrc++] = reg_row(o.reg[static_cast<std::size_t>(k)]);
+        for (int k = 0; k < o.count && op.nsrc < 4; ++k) {
+          if ((o.vec_imm_mask >> k) & 1u) {
+            ptx::Operand element;
+            element.imm = o.vec_imm[static_cast<std::size_t>(k)];
+            element.imm_type = o.vec_imm_type[static_cast<std::size_t>(k)];
+            op.src[op.nsrc++] = constant_row(normalize_immediate(element, imm_target));
+          } else {
+            op.src[op.nsrc++] = reg_row(o.reg[static_cast<std::size_t>(k)]);
+          }
+        }
       } else if (o.kind == OperandKind::Label) {
         op.target = entry_[f] + static_cast<std::uint32_t>(o.imm);
       } else if (o.kind == OperandKind::Func) {

@@ -187,6 +187,13 @@ $L_join:
       << r->diagnostics[0].message;
 }
 
+TEST(Semantics, ImmediatesInVectorOperands) {
+  auto v = run_body("\tst.global.v2.u32 [%rd1], {%r0, 0x2a};");
+  EXPECT_EQ(v[3], 3u | (42ull << 32));
+  auto f = run_body("\tst.global.v2.f32 [%rd1], {0f3F800000, -2.0};");
+  EXPECT_EQ(f[0], 0x3f800000ull | (0xc0000000ull << 32));
+}
+
 TEST(Semantics, ClockAdvances) {
   auto v = run_body("\tmov.u64 %rd3, %clock64;\n$L_spin:\n\tmov.u64 %rd4, %clock64;\n\tsub.s64 %rd5, %rd4, %rd3;\n"
                     "\tsetp.lt.s64 %p1, %rd5, 1000;\n\t@%p1 bra $L_spin;\n\tst.global.u64 [%rd1], 1;");

@@ -23,6 +23,8 @@ std::vector<int> Parser::variable_decl(Space space, bool is_extern, int function
     } else if (m.text == ".ptr" || m.text == ".global" || m.text == ".shared" || m.text == ".const" ||
                m.text == ".local") {
       // .param .u64 .ptr .global .align 16 p: attributes of the pointee.
+    } else if (m.text == ".texref" || m.text == ".samplerref" || m.text == ".surfref") {
+      proto.type = Type::B64;  // an opaque handle; tex/suld instructions are unsupported when run
     } else if (m.text == ".v2" || m.text == ".v4" || m.text == ".v8") {
       vec = m.text[2] - '0';
     } else {

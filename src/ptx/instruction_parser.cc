@@ -283,6 +283,17 @@ Operand Parser::operand(Function& f, Instruction& inst) {
     for (;;) {
       const Token& e = peek();
       if (o.count >= 4) fail(e, "vector operand with more than 4 elements");
+      if (e.kind == TokenKind::Integer || e.kind == TokenKind::Float || e.is('-')) {
+        Operand value = operand(f, inst);
+        if (value.kind != OperandKind::Imm) fail(e, "expected a register or a number in the vector operand");
+        o.vec_imm_mask = static_cast<std::uint8_t>(o.vec_imm_mask | (1u << o.count));
+        o.vec_imm[o.count] = value.imm;
+        o.vec_imm_type[o.count] = value.imm_type;
+        o.reg[o.count++] = kNoReg;
+        if (accept('}')) break;
+        expect(',', "between vector elements");
+        continue;
+      }
       if (e.kind != TokenKind::Ident) fail(e, "expected a register in the vector operand");
       next();
       std::uint32_t r = e.text == "_" ? kNoReg : register_index(e);

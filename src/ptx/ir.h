@@ -122,6 +122,10 @@ struct Operand {
   std::int32_t symbol = -1;   // Addr/Symbol: Module::variables index; -1 when none
   std::array<std::uint32_t, 4> reg{kNoReg, kNoReg, kNoReg, kNoReg};
   std::int64_t imm = 0;
+  // Vec elements that are immediates ({%f1, 0f00000000}): bit k set, value in vec_imm[k].
+  std::uint8_t vec_imm_mask = 0;
+  std::array<Type, 4> vec_imm_type{};  // as imm_type, per element
+  std::array<std::int64_t, 4> vec_imm{};
 };
 
 // A .loc position: file index (Module::files), line, column; file 0 means unknown.

@@ -243,6 +243,21 @@ TEST(Parser, RealNvccOutput) {
   }
 }
 
+TEST(Parser, OpaqueHandlesAndVectorImmediates) {
+  auto m = parse(".version 8.0\n.target sm_90\n.address_size 64\n.global .texref tex0;\n"
+                 ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n.reg .f32 %f<2>;\n"
+                 "ld.param.u64 %rd0, [p];\nst.global.v4.f32 [%rd0], {%f0, 0f3F800000, -1.5, %f1};\nret;\n}\n",
+                 "h.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  const Operand& v = m->functions[0].body[1].op(1);
+  EXPECT_EQ(v.kind, OperandKind::Vec);
+  EXPECT_EQ(v.count, 4);
+  EXPECT_EQ(v.vec_imm_mask, 0b0110);
+  EXPECT_EQ(v.vec_imm[1], 0x3F800000);
+  EXPECT_EQ(v.vec_imm_type[1], Type::F32);
+  EXPECT_EQ(v.vec_imm_type[2], Type::F64);
+}
+
 TEST(Parser, MissingFile) {
   auto m = parse_file("/nonexistent/x.ptx");
   ASSERT_FALSE(m);
