@@ -23,8 +23,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kExitDisagreement = 4;
-
 struct CalibrateOptions {
   std::vector<std::string> patterns;
   std::vector<std::string> measured;
