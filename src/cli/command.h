@@ -17,8 +17,8 @@ namespace warpscope::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitError = 1;       // bad input file, analysis error
 inline constexpr int kExitBadInput = 2;    // usage error, or some input lines were malformed
-inline constexpr int kExitGateFailed = 3;
-inline constexpr int kExitDisagreement = 4;  // calibrate: the model disagreed with the GPU  // `kernel --fail-on`: a condition held
+inline constexpr int kExitGateFailed = 3;     // `kernel --fail-on`: a condition held
+inline constexpr int kExitDisagreement = 4;  // `calibrate`: the model disagreed with the GPU
 
 struct CommandContext {
   std::istream& in;
