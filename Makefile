@@ -70,7 +70,9 @@ fuzz:
 	cmake --build build-fuzz -j $(JOBS) --target $$(cd fuzz && ls *_fuzz.cc | sed 's/\.cc$$//')
 	@for f in fuzz/*_fuzz.cc; do t=$$(basename $$f .cc); c=fuzz/corpus/$${t%_fuzz}; mkdir -p $$c build-fuzz/corpus-$$t; \
 	  echo "== $$t ($(FUZZ_SECONDS) s)"; \
-	  ./build-fuzz/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 build-fuzz/corpus-$$t $$c 2>&1 | tail -2 || exit 1; \
+	  ./build-fuzz/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 build-fuzz/corpus-$$t $$c \
+	    > build-fuzz/$$t.log 2>&1; status=$$?; tail -2 build-fuzz/$$t.log; \
+	  if [ $$status -ne 0 ]; then echo "$$t failed (status $$status); see build-fuzz/$$t.log"; exit 1; fi; \
 	done
 
 bench: build
