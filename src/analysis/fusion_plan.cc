@@ -1,6 +1,7 @@
 // fusion_plan.cc: finding the PTX groups behind ptxas's vector loads and stores.
 #include "analysis/fusion_plan.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <tuple>
@@ -29,6 +30,28 @@ bool scalar_access(const ptx::Instruction& inst, sass::Kind& kind, int& width, c
 using LineKey = std::tuple<std::string, int, sass::Kind>;
 
 }  // namespace
+
+bool has_merge_candidates(const ptx::Module& module) {
+  for (const ptx::Function& f : module.functions) {
+    std::vector<std::tuple<sass::Kind, int, std::uint32_t, std::int32_t, std::int64_t>> seen;
+    for (const ptx::Instruction& inst : f.body) {
+      sass::Kind kind;
+      int width;
+      const ptx::Operand* addr;
+      if (!scalar_access(inst, kind, width, addr) || width > 8) continue;
+      const auto key = std::make_tuple(kind, width, addr->reg[0], addr->symbol, addr->imm);
+      const std::size_t from = seen.size() > 96 ? seen.size() - 96 : 0;  // the planner's window
+      for (std::size_t i = from; i < seen.size(); ++i) {
+        const auto& [k, w, reg, sym, imm] = seen[i];
+        if (k == kind && w == width && reg == addr->reg[0] && sym == addr->symbol &&
+            (imm - addr->imm == width || addr->imm - imm == width) && std::min(imm, addr->imm) % (2 * width) == 0)
+          return true;
+      }
+      seen.push_back(key);
+    }
+  }
+  return false;
+}
 
 FusionPlan plan_fusions(const ptx::Module& module, const std::vector<sass::SassFunction>& sass) {
   FusionPlan plan;

@@ -40,4 +40,9 @@ struct FusionPlan {
 // line, as many merges of each width as the SASS shows more wide instructions than the PTX.
 FusionPlan plan_fusions(const ptx::Module& module, const std::vector<sass::SassFunction>& sass);
 
+// True when some function has two accesses ptxas could merge (same kind, width and base,
+// adjacent offsets, the lower aligned to twice the width). When false the SASS cannot
+// show a merge, and disassembling (slow: nvdisasm takes most of a second) can be skipped.
+bool has_merge_candidates(const ptx::Module& module);
+
 }  // namespace warpscope::analysis

@@ -85,6 +85,8 @@ Expected<std::unique_ptr<PreparedLaunch>> prepare_launch(const LaunchOptions& o,
   // Price the machine code that runs when ptxas and nvdisasm can show it.
   if (o.no_sass) {
     p->sass_note = "--no-sass";
+  } else if (o.sass_listing.empty() && !analysis::has_merge_candidates(p->module)) {
+    p->sass_note = "no accesses ptxas could merge into vector instructions";  // nvdisasm skipped
   } else {
     auto listing = o.sass_listing.empty() ? disassemble_ptx(p->ptx.text, o.arch) : read_text_file(o.sass_listing);
     auto functions = listing ? sass::parse_sass_listing(*listing)

@@ -52,7 +52,26 @@ std::string find_nvdisasm() {
 
 }  // namespace
 
+// Listings are cached by the PTX's text and the target (nvdisasm alone takes most of a
+// second): $XDG_CACHE_HOME/warpscope or ~/.cache/warpscope, <fnv1a-64>.sass.
+fs::path cache_path(const std::string& ptx_text, const std::string& arch) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : arch + '\n' + ptx_text) h = (h ^ c) * 1099511628211ull;
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const fs::path root = xdg && *xdg ? fs::path(xdg) : home && *home ? fs::path(home) / ".cache" : fs::temp_directory_path();
+  char name[32];
+  std::snprintf(name, sizeof name, "%016llx.sass", static_cast<unsigned long long>(h));
+  return root / "warpscope" / name;
+}
+
 Expected<std::string> disassemble_ptx(const std::string& ptx_text, const std::string& arch) {
+  const fs::path cached = cache_path(ptx_text, arch);
+  if (std::ifstream in(cached); in) {
+    std::ostringstream s;
+    s << in.rdbuf();
+    if (!s.str().empty()) return s.str();
+  }
   const std::string ptxas = find_on_path("ptxas").empty() && fs::exists("/usr/local/cuda/bin/ptxas")
                                 ? "/usr/local/cuda/bin/ptxas"
                                 : find_on_path("ptxas");
@@ -67,6 +86,10 @@ Expected<std::string> disassemble_ptx(const std::string& ptx_text, const std::st
   auto compiled = capture(ptxas + " -arch=" + arch + " -lineinfo -o " + cubin.string() + " " + ptx.string());
   Expected<std::string> listing = compiled ? capture(nvdisasm + " -c -gi " + cubin.string()) : Expected<std::string>(compiled.error());
   fs::remove_all(dir, ec);
+  if (listing) {  // best effort: an unwritable cache only costs time
+    fs::create_directories(cached.parent_path(), ec);
+    std::ofstream(cached) << *listing;
+  }
   return listing;
 }
 
