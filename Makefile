@@ -34,7 +34,7 @@ deps:
 $(BUILD)/build.ninja $(BUILD)/Makefile:
 	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release
 
-build: $(BUILD)/$(if $(CMAKE_GEN),build.ninja,Makefile)
+build: deps $(BUILD)/$(if $(CMAKE_GEN),build.ninja,Makefile)
 	cmake --build $(BUILD) -j $(JOBS)
 
 test: build
@@ -59,12 +59,12 @@ demo: build
 	@./$(BUILD)/warpscope kernel examples/gemm_tiled.ptx --grid 8,8 --block 32,32 --arg buf:262144 --arg buf:262144 \
 	  --arg buf:262144 --arg i32:256 --sass-listing tests/data/sass/gemm_tiled.sass | head -16
 
-sanitize:
+sanitize: deps
 	cmake -S . -B build-asan $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPSCOPE_SANITIZE=ON -DWARPSCOPE_BENCH=OFF
 	cmake --build build-asan -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j $(JOBS)
 
-fuzz:
+fuzz: deps
 	CXX=clang++ cmake -S . -B build-fuzz $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DWARPSCOPE_SANITIZE=ON -DWARPSCOPE_FUZZ=ON -DWARPSCOPE_TESTS=OFF -DWARPSCOPE_BENCH=OFF
 	cmake --build build-fuzz -j $(JOBS) --target $$(cd fuzz && ls *_fuzz.cc | sed 's/\.cc$$//')
