@@ -73,14 +73,19 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
   r.seconds = run.seconds;
   r.workers = run.workers;
 
-  CostListener merged(**model::find_arch("sm_90"));
+  // The workers' per-instruction costs, merged (pricing is done; no architecture needed here).
+  std::vector<InstructionCost> merged;
   for (auto& l : run.listeners)
-    if (auto* c = dynamic_cast<CostListener*>(l.get())) merged.merge(*c);
+    if (auto* c = dynamic_cast<CostListener*>(l.get())) {
+      const auto& costs = c->instructions();
+      if (merged.size() < costs.size()) merged.resize(costs.size());
+      for (std::size_t pc = 0; pc < costs.size(); ++pc) merged[pc].merge(costs[pc]);
+    }
 
   for (const std::string& name : kernel_metric_names()) r.metrics[name] = 0;
   std::map<std::pair<int, int>, LineReport> lines;  // (file, line) -> report
   std::map<int, std::vector<std::string>> sources;
-  for (const InstructionCost& c : merged.instructions()) {
+  for (const InstructionCost& c : merged) {
     if (!c.used() || c.instruction == nullptr) continue;
     add_metrics(r.metrics, c, r.scale);
     // An inlined instruction counts on its own line and on its outermost call site, as on
