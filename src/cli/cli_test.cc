@@ -112,6 +112,20 @@ TEST(Cli, KernelJsonHasTotalsAndLines) {
   EXPECT_EQ(j["priced_from"], "ptx");
 }
 
+TEST(Cli, KernelTextNamesTheWorstLineAndItsLanes) {
+  const std::string ptx = example("transpose_tiled.ptx");
+  const CliRun r = run({"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "16,16", "--block", "32,8",
+                        "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512", "--no-sass",
+                        "--no-diagnostics"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("256 of 256 blocks emulated"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld           253952"), std::string::npos);
+  EXPECT_NE(r.out.find("transpose_tiled.cu:27            262144/8192"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("transpose_tiled.cu:27: 253952 excess wavefronts, 0 excess sectors"), std::string::npos);
+  EXPECT_NE(r.out.find("32 wavefronts (ideal 1), 32-way in bank 0"), std::string::npos);
+  EXPECT_NE(r.out.find("        31     3968     0  *"), std::string::npos) << r.out;  // lane 31's row of the listing
+}
+
 TEST(Cli, KernelSamplingScalesTotals) {
   const std::string ptx = example("transpose_tiled.ptx");
   const CliRun r = run({"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "16,16", "--block", "32,8",
