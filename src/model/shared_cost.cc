@@ -218,6 +218,7 @@ SharedCost price_shared(const Arch& arch, const WarpAccess& a) {
   SharedCost cost;
   const Merge merge = a.op == MemOp::SharedAtomic ? Merge::Lanes : Merge::DistinctWords;
   const int group_lanes = group_lanes_for(arch, a);
+  cost.group_lanes = group_lanes;
   const auto [words_per_lane, lanes] = lane_words(a);
   const int words_per_wavefront = arch.wavefront_bytes / arch.bank_bytes;
   thread_local BankTable table;

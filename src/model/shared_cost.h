@@ -17,6 +17,7 @@ struct SharedCost {
   int wavefronts = 0;
   int ideal_wavefronts = 0;  // the fewest this instruction could take: its distinct bytes / 128, per lane group
   int groups = 0;            // lane groups the hardware scheduled separately (see arch.h)
+  int group_lanes = 0;       // lanes per group for this access (paired wide loads: doubled)
   int worst_bank = -1;       // the bank with the most distinct words (or lanes, for atomics) in one group
   int worst_degree = 0;      // ... and how many: the conflict degree (1 = conflict-free)
   int worst_group = -1;      // the lane group it happened in

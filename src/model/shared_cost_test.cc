@@ -71,6 +71,7 @@ TEST(SharedCost, PairedWideLoadsUseDoubledGroups) {
   const auto pairs = shared_of(make_access(MemOp::SharedLoad, 8, [](int l) { return 8u * (l / 2); }));
   EXPECT_EQ(pairs.wavefronts, 1);
   EXPECT_EQ(pairs.groups, 1);
+  EXPECT_EQ(pairs.group_lanes, 32);
   // even lanes read 0, odd lanes 128: partners L^2 agree; two words in one bank
   const auto alternating = shared_of(make_access(MemOp::SharedLoad, 16, [](int l) { return l % 2 ? 128u : 0u; }));
   EXPECT_EQ(alternating.wavefronts, 4);  // half-warp groups, 2 each (textbook: 8)
@@ -78,6 +79,7 @@ TEST(SharedCost, PairedWideLoadsUseDoubledGroups) {
   // lane L and L+16 agree, but neither L^1 nor L^2 does: no pairing
   const auto mirrored = shared_of(make_access(MemOp::SharedLoad, 8, [](int l) { return 8u * (l % 16); }));
   EXPECT_EQ(mirrored.wavefronts, 2);
+  EXPECT_EQ(mirrored.group_lanes, 16);
 }
 
 TEST(SharedCost, StoresNeverPair) {

@@ -87,24 +87,8 @@ std::vector<LaneView> lane_views(const model::Arch& arch, const model::WarpAcces
 
 BankDiagram bank_diagram(const model::Arch& arch, const model::WarpAccess& a, const model::AccessCost& cost) {
   if (!cost.shared) return {};
-  if (a.op == model::MemOp::LdMatrix) return layout(arch, a, 8);  // one 8x8 matrix per group
-  // The model knows how the hardware groups lanes (arch.h); the diagram takes the largest
-  // group size that gives as many non-empty groups and as many rows as the model reports,
-  // else the largest that gives as many rows.
-  BankDiagram fallback, same_rows;
-  bool have_same_rows = false;
-  for (int per_group = model::kWarpSize; per_group >= 4; per_group /= 2) {
-    BankDiagram d = layout(arch, a, per_group);
-    const bool rows_match = static_cast<int>(d.rows.size()) == cost.shared->wavefronts;
-    if (rows_match && static_cast<int>(d.groups.size()) == cost.shared->groups) return d;
-    if (rows_match && !have_same_rows) {
-      same_rows = d;
-      have_same_rows = true;
-    }
-    if (per_group == model::kWarpSize) fallback = std::move(d);
-  }
-  if (have_same_rows) return same_rows;
-  return fallback;
+  // The model says how the hardware grouped the lanes (arch.h: lane groups, paired loads).
+  return layout(arch, a, cost.shared->group_lanes);
 }
 
 }  // namespace warpscope::pattern
