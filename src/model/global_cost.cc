@@ -51,6 +51,46 @@ Coalescing classify(const std::uint64_t* addr, int n, int width) {
   return stride == static_cast<std::uint64_t>(width) ? Coalescing::Misalignment : Coalescing::Stride;
 }
 
+// Sectors, lines and distinct bytes in one pass, when every sector lies within 512 sectors
+// of the lowest line's first: a bit per sector; lines are groups of four bits; a touched
+// sector's rank among the touched ones indexes a bit set of its elements. False otherwise.
+// `increasing`: the addresses rise strictly in lane order, so all n elements are distinct.
+bool count_near(const std::uint64_t* addr, int n, int width, std::uint64_t lo, std::uint64_t hi, bool increasing,
+                GlobalCost& cost) {
+  const std::uint64_t base = (lo >> 7) << 2;  // sector index of lo's line: lines are bits 4k..4k+3
+  if ((hi >> 5) - base >= 512) return false;
+  std::array<std::uint64_t, 8> bits{};
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t s = (addr[i] >> 5) - base;
+    bits[s >> 6] |= 1ull << (s & 63u);
+  }
+  std::array<int, 8> before{};  // touched sectors in earlier words
+  int sectors = 0, lines = 0;
+  for (size_t w = 0; w < bits.size(); ++w) {
+    before[w] = sectors;
+    sectors += __builtin_popcountll(bits[w]);
+    const std::uint64_t any = bits[w] | bits[w] >> 1 | bits[w] >> 2 | bits[w] >> 3;
+    lines += __builtin_popcountll(any & 0x1111111111111111ull);
+  }
+  cost.sectors = sectors;
+  cost.lines = lines;
+  if (increasing) {
+    cost.bytes_requested = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(width);
+    return true;
+  }
+  std::array<std::uint32_t, kWarpSize> elements{};  // per touched sector, by rank
+  const int shift = __builtin_ctz(static_cast<unsigned>(width));
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t s = (addr[i] >> 5) - base;
+    const auto rank = static_cast<size_t>(before[s >> 6] + __builtin_popcountll(bits[s >> 6] & ((1ull << (s & 63u)) - 1)));
+    elements[rank] |= 1u << ((addr[i] & 31u) >> shift);
+  }
+  int distinct = 0;
+  for (int r = 0; r < sectors; ++r) distinct += __builtin_popcount(elements[static_cast<size_t>(r)]);
+  cost.bytes_requested = static_cast<std::uint64_t>(distinct) * static_cast<std::uint64_t>(width);
+  return true;
+}
+
 }  // namespace
 
 GlobalCost price_global(const Arch& arch, const WarpAccess& a) {
@@ -58,8 +98,10 @@ GlobalCost price_global(const Arch& arch, const WarpAccess& a) {
   std::array<std::uint64_t, kWarpSize> addr{};
   int n = 0;
   std::uint64_t lo = ~0ull, hi = 0;
+  bool increasing = true;
   for (std::uint32_t m = a.mask; m != 0; m &= m - 1) {
     const std::uint64_t v = a.address[__builtin_ctz(m)];
+    increasing &= n == 0 || v > addr[static_cast<size_t>(n - 1)];
     addr[static_cast<size_t>(n++)] = v;
     lo = std::min(lo, v);
     hi = std::max(hi, v);
@@ -69,9 +111,12 @@ GlobalCost price_global(const Arch& arch, const WarpAccess& a) {
   const auto sector = static_cast<std::uint64_t>(arch.sector_bytes);
   cost.requests = 1;
   // An aligned access of at most 16 bytes never crosses a 32-byte sector.
-  cost.sectors = count_distinct_units(addr.data(), n, __builtin_ctz(arch.sector_bytes), lo, hi);
-  cost.lines = count_distinct_units(addr.data(), n, __builtin_ctz(arch.line_bytes), lo, hi);
-  cost.bytes_requested = static_cast<std::uint64_t>(count_distinct_units(addr.data(), n, __builtin_ctz(a.width), lo, hi)) * width;
+  if (arch.sector_bytes != 32 || arch.line_bytes != 128 || !count_near(addr.data(), n, a.width, lo, hi, increasing, cost)) {
+    cost.sectors = count_distinct_units(addr.data(), n, __builtin_ctz(arch.sector_bytes), lo, hi);
+    cost.lines = count_distinct_units(addr.data(), n, __builtin_ctz(arch.line_bytes), lo, hi);
+    cost.bytes_requested =
+        static_cast<std::uint64_t>(count_distinct_units(addr.data(), n, __builtin_ctz(a.width), lo, hi)) * width;
+  }
   cost.bytes_moved = static_cast<std::uint64_t>(cost.sectors) * sector;
   // ncu's "ideal" (L2 Theoretical Sectors Global Ideal): the sectors the active lanes' bytes
   // would fill if packed, but never more than were touched (a broadcast is already ideal).

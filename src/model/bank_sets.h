@@ -1,0 +1,42 @@
+// bank_sets.h: the common case of shared_cost.cc, counted fast.
+//
+// An aligned access of w words per lane (w = 1, 2 or 4; 1 for accesses narrower than a
+// word) covers the w consecutive banks of one "bank set" s = (word / w) % (32 / w), all in
+// one row r = word / 32 (a row is 128 bytes: one word in each bank). Every bank of a set
+// therefore sees the same rows, and the busiest bank's distinct words are the busiest
+// set's distinct rows:
+//
+//   s[lane*32], 4 bytes:  every lane in set 0, rows 0..31 -> 32 distinct rows: 32 wavefronts
+//   float4 s[lane], lanes 0-7 (one 16-byte group): sets 0..7, row 0 or 1 -> 1 wavefront
+//
+// When the group's rows lie within 64 consecutive rows, r % 64 tells them apart, a set's
+// rows are the bits of one 64-bit word and its count is a popcount. The SIMD version
+// (AVX2, chosen at run time when the CPU has it) and the portable one give the same answer;
+// bank_sets_test.cc checks that against shared_cost's general path.
+#pragma once
+
+#include <cstdint>
+
+namespace warpscope::model {
+
+struct BankSetLoad {
+  int wavefronts = 0;             // the busiest set's distinct rows
+  int distinct_words = 0;         // over all sets, times the words per lane
+  int worst_bank = 0;             // the lowest bank of the lowest busiest set
+  std::uint32_t worst_lanes = 0;  // lanes in that set (only when wavefronts > 1)
+};
+
+// Counts each group of `group_lanes` lanes (8, 16 or 32) among the first `lanes` lanes
+// (a multiple of group_lanes) of a warp's byte addresses; `mask` selects the active lanes.
+// Group g (lanes g*group_lanes ...) goes to out[g]. Returns a bit per group: set when the
+// group was counted, clear when it has no active lane or the fast path does not apply
+// (rows spread over 64 or more, or a lane's words not starting a bank set: an unaligned
+// wide access); the caller counts those the general way.
+std::uint32_t count_bank_sets(const std::uint64_t* address, int lanes, int group_lanes, std::uint32_t mask,
+                              int words_per_lane, BankSetLoad* out);
+
+// The same without SIMD, whatever the CPU (for tests and other architectures).
+std::uint32_t count_bank_sets_portable(const std::uint64_t* address, int lanes, int group_lanes, std::uint32_t mask,
+                                       int words_per_lane, BankSetLoad* out);
+
+}  // namespace warpscope::model
