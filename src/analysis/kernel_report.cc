@@ -97,10 +97,14 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
       if (line.line == 0 && line.file.empty()) {
         line.file = loc.known() ? file_name(module, loc.file) : module.path;
         line.line = loc.known() ? loc.line : c.instruction->ptx_line;
-        if (loc.known() && source_lines) {
-          auto it = sources.find(loc.file);
-          if (it == sources.end()) it = sources.emplace(loc.file, source_lines(line.file)).first;
-          if (line.line >= 1 && static_cast<std::size_t>(line.line) <= it->second.size())
+        if (source_lines) {  // a PTX line without .loc is read from the PTX (key -1)
+          const int key = loc.known() ? loc.file : -1;
+          auto it = sources.find(key);
+          if (it == sources.end()) {
+            it = sources.emplace(key, source_lines(line.file)).first;
+            if (!it->second.empty()) r.sources.push_back({line.file, it->second});
+          }
+          if (loc.known() && line.line >= 1 && static_cast<std::size_t>(line.line) <= it->second.size())
             line.source = it->second[static_cast<std::size_t>(line.line - 1)];
         }
       }
