@@ -74,12 +74,13 @@ def chromium_run(args, timeout=60):
 
 with tempfile.TemporaryDirectory() as tmp:
     page = os.path.join(tmp, "transpose_tiled.html")
-    warpscope = [os.path.join(build, "warpscope"), "kernel", os.path.join(root, "examples", "transpose_tiled.ptx"),
+    # Run from the source root with relative paths, as the README shows it.
+    warpscope = [os.path.abspath(os.path.join(build, "warpscope")), "kernel", "examples/transpose_tiled.ptx",
                  "--kernel", "transpose_tiled_f32", "--grid", "16,16", "--block", "32,8",
                  "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512",
-                 "--sass-listing", os.path.join(root, "tests", "data", "sass", "transpose_tiled.sass"),
+                 "--sass-listing", "tests/data/sass/transpose_tiled.sass",
                  "--no-diagnostics", "--html", page]
-    r = subprocess.run(warpscope, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(warpscope, capture_output=True, text=True, timeout=120, cwd=root)
     check(r.returncode == 0, "warpscope kernel --html exits 0 " + r.stderr[-300:])
     if r.returncode != 0:
         sys.exit(1)

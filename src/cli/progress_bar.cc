@@ -35,7 +35,8 @@ std::string progress_line(std::uint64_t done, std::uint64_t total, double second
   const bool timed = done > 0 && seconds > 0;
   const double rate = timed ? static_cast<double>(done) / seconds : 0;
   const std::string figures =
-      fmt::format("  {}/{} blocks  {:.0f}%  {} blocks/s  ETA {}", done, total, std::floor(fraction * 100),
+      fmt::format("  {:>{}}/{} blocks  {:>3.0f}%  {} blocks/s  ETA {}", done, std::to_string(total).size(), total,
+                  std::floor(fraction * 100),
                   timed ? short_count(rate) : "-",
                   timed ? format_duration(static_cast<double>(total - done) / rate) : "--:--");
   const int bar = std::clamp(width - static_cast<int>(figures.size()) - 2, 10, 50);

@@ -2,7 +2,7 @@
 // standard error is a terminal (and --quiet is not given). The emulator only calls a hook
 // (emu::RunOptions::progress); drawing is done here.
 //
-//   [##############--------------------------]  22528/65536 blocks  34%  9.1k blocks/s  ETA 0:04
+//   [##############--------------------------]  22528/65536 blocks   34%  9.1k blocks/s  ETA 0:04
 #pragma once
 
 #include <chrono>
@@ -17,7 +17,7 @@ namespace warpscope::cli {
 std::string format_duration(double seconds);
 
 // One line at most `width` columns wide, after `seconds` of emulation; the bar takes what the
-// figures leave (10 to 50 columns). Rate and ETA read "-" and "--:--" until a block is done.
+// figures leave (10 to 50 columns); counts are padded so the bar keeps its width. Rate and ETA read "-" and "--:--" until a block is done.
 std::string progress_line(std::uint64_t done, std::uint64_t total, double seconds, int width = 80);
 
 // Redraws the line in place ("\r", then erase to the end of the line), at most every

@@ -19,19 +19,21 @@ TEST(ProgressBar, FormatsDurations) {
 TEST(ProgressBar, LineHasBarCountsRateAndEta) {
   // A quarter done in 2 s: 256 blocks/s, 1536 blocks left -> 6 s.
   const std::string line = progress_line(512, 2048, 2.0, 80);
-  EXPECT_EQ(line, "[########------------------------]  512/2048 blocks  25%  256 blocks/s  ETA 0:06");
+  EXPECT_EQ(line, "[#######-----------------------]   512/2048 blocks   25%  256 blocks/s  ETA 0:06");
   EXPECT_EQ(line.size(), 80u);
 }
 
 TEST(ProgressBar, BarWidthFollowsTheTerminal) {
   EXPECT_EQ(progress_line(1, 2, 1.0, 120).find(']'), 51u);  // at most 50 columns of bar
+  // Counts are padded to the total's width: the bar keeps its width as the count grows.
+  EXPECT_NE(progress_line(7, 16384, 1.0, 90).find("]      7/16384 blocks    0%  "), std::string::npos);
   EXPECT_EQ(progress_line(1, 2, 1.0, 30).find(']'), 11u);   // at least 10
   EXPECT_EQ(progress_line(65536, 65536, 7.0, 100),
             "[###############################################]  65536/65536 blocks  100%  9.4k blocks/s  ETA 0:00");
 }
 
 TEST(ProgressBar, NoRateBeforeTheFirstBlock) {
-  EXPECT_EQ(progress_line(0, 100, 0.0, 70), "[---------------------------]  0/100 blocks  0%  - blocks/s  ETA --:--");
+  EXPECT_EQ(progress_line(0, 100, 0.0, 70), "[-----------------------]    0/100 blocks    0%  - blocks/s  ETA --:--");
 }
 
 TEST(ProgressBar, DrawsInPlaceAndErasesWhenDone) {
@@ -44,7 +46,7 @@ TEST(ProgressBar, DrawsInPlaceAndErasesWhenDone) {
   }
   const std::string s = out.str();
   EXPECT_EQ(s.rfind("\r\033[K[", 0), 0u);
-  EXPECT_NE(s.find("1/4 blocks"), std::string::npos);
+  EXPECT_NE(s.find("1/4 blocks   25%"), std::string::npos);
   EXPECT_NE(s.find("4/4 blocks  100%"), std::string::npos);
   EXPECT_EQ(s.substr(s.size() - 4), "\r\033[K");  // erased at the end
 }
