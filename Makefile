@@ -15,7 +15,7 @@ CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
 PACKAGES := cmake ninja-build g++ make python3 python3-pip ccache pkg-config \
             libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
-            clang libclang-rt-dev
+            clang libclang-rt-dev chromium
 
 .PHONY: deps build test demo sanitize fuzz bench clean
 

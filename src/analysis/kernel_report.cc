@@ -93,13 +93,18 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
     std::vector<ptx::SourceLoc> locs{user_loc(*c.instruction)};
     if (c.instruction->debug.inlined() && c.instruction->debug.outer.known()) locs.push_back(c.instruction->debug.outer);
     for (const ptx::SourceLoc& loc : locs) {
-      LineReport& line = lines[{loc.file, loc.line}];
+      // Without .loc, each PTX line is its own line of the report (file key -1: the PTX).
+      LineReport& line = lines[loc.known() ? std::make_pair(loc.file, loc.line) : std::make_pair(-1, c.instruction->ptx_line)];
       if (line.line == 0 && line.file.empty()) {
         line.file = loc.known() ? file_name(module, loc.file) : module.path;
         line.line = loc.known() ? loc.line : c.instruction->ptx_line;
-        if (loc.known() && source_lines) {
-          auto it = sources.find(loc.file);
-          if (it == sources.end()) it = sources.emplace(loc.file, source_lines(line.file)).first;
+        if (source_lines) {  // a PTX line without .loc is read from the PTX (key -1)
+          const int key = loc.known() ? loc.file : -1;
+          auto it = sources.find(key);
+          if (it == sources.end()) {
+            it = sources.emplace(key, source_lines(line.file)).first;
+            if (!it->second.empty()) r.sources.push_back({line.file, it->second});
+          }
           if (line.line >= 1 && static_cast<std::size_t>(line.line) <= it->second.size())
             line.source = it->second[static_cast<std::size_t>(line.line - 1)];
         }

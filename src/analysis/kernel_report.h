@@ -51,6 +51,13 @@ struct LineReport {
   std::optional<LineInstruction> worst;
 };
 
+// A whole source file the report's lines point into, for listings that show every line
+// (the HTML page): the .cu named by .file when readable, else the PTX itself.
+struct SourceFile {
+  std::string file;  // as LineReport::file names it
+  std::vector<std::string> lines;
+};
+
 struct KernelReport {
   std::string kernel;
   std::string ptx_file;
@@ -63,6 +70,7 @@ struct KernelReport {
   double scale = 1.0;  // blocks_total / blocks_run: sampled totals are multiplied by it
   Metrics metrics;     // the kernel's totals, ncu metric names
   std::vector<LineReport> lines;  // worst first
+  std::vector<SourceFile> sources;  // the readable files the lines name, in order of first use
   std::vector<emu::Diagnostic> diagnostics;
   std::vector<emu::Region> regions;  // InstructionCost::region indexes this (names the arrays)
   std::uint64_t warp_instructions = 0;

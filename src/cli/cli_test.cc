@@ -126,6 +126,68 @@ TEST(Cli, KernelTextNamesTheWorstLineAndItsLanes) {
   EXPECT_NE(r.out.find("        31     3968     0  *"), std::string::npos) << r.out;  // lane 31's row of the listing
 }
 
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(Cli, KernelHtmlListsTheCuSourceWithTheConflictMarked) {
+  const std::string ptx = example("transpose_tiled.ptx");
+  const std::string html = ::testing::TempDir() + "cli_test_transpose.html";
+  const CliRun r = run({"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "16,16", "--block", "32,8",
+                        "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512", "--no-sass",
+                        "--no-diagnostics", "--html", html.c_str()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("transpose_tiled.cu:27: 253952 excess wavefronts"), std::string::npos);  // text still printed
+  const std::string page = slurp(html);
+  const std::size_t cu_lines = occurrences(slurp(example("transpose_tiled.cu")), "\n");
+  EXPECT_EQ(occurrences(page, "<tr class=\"src-line"), cu_lines);  // every line of the .cu, nothing else
+  EXPECT_NE(page.find("<tr class=\"src-line hot conflict\" data-target=\"acc-0\" data-line=\"27\""), std::string::npos);
+  EXPECT_NE(page.find("<span class=\"deg\">32-way</span>"), std::string::npos);
+  EXPECT_NE(page.find("data-banks=\"32\" data-wavefronts=\"32\""), std::string::npos);
+}
+
+TEST(Cli, KernelHtmlWithoutLocListsThePtxLineByLine) {
+  // The tiled transpose without its .loc/.file lines: the report's lines are PTX lines.
+  std::istringstream in(slurp(example("transpose_tiled.ptx")));
+  const std::string stripped = ::testing::TempDir() + "cli_test_noloc.ptx";
+  std::ofstream out(stripped, std::ios::binary);
+  int lines = 0;
+  for (std::string l; std::getline(in, l);)
+    if (l.find(".loc") == std::string::npos && l.find(".file") == std::string::npos) {
+      out << l << "\n";
+      ++lines;
+    }
+  out.close();
+  const std::string html = ::testing::TempDir() + "cli_test_noloc.html";
+  const CliRun r = run({"kernel", stripped.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "16,16", "--block",
+                        "32,8", "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512", "--no-sass",
+                        "--no-diagnostics", "--html", html.c_str()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = slurp(html);
+  EXPECT_EQ(occurrences(page, "<tr class=\"src-line"), static_cast<std::size_t>(lines));
+  // The four unrolled column reads are four PTX lines, each 32-way, each with its own text.
+  EXPECT_EQ(occurrences(page, "<span class=\"deg\">32-way</span>"), 4u);
+  EXPECT_EQ(occurrences(r.out, "excess wavefronts, 0 excess sectors\n    | \tld.shared.f32"), 4u) << r.out;
+}
+
+TEST(Cli, KernelHtmlUnwritableIsAnError) {
+  const std::string ptx = example("transpose_tiled.ptx");
+  const CliRun r = run({"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "1", "--block", "32,8",
+                        "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:32", "--no-sass",
+                        "--html", "/nonexistent-dir/x.html"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("warpscope: error: cannot write '/nonexistent-dir/x.html'"), std::string::npos) << r.err;
+}
+
 TEST(Cli, KernelSamplingScalesTotals) {
   const std::string ptx = example("transpose_tiled.ptx");
   const CliRun r = run({"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "16,16", "--block", "32,8",

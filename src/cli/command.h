@@ -25,6 +25,7 @@ struct CommandContext {
   std::ostream& out;
   std::ostream& err;
   int exit_code = kExitOk;
+  bool err_is_terminal = false;  // `err` is a terminal: progress bars may be drawn on it
 };
 
 struct Command {

@@ -13,8 +13,10 @@
 #include "cli/command.h"
 #include "cli/kernel_input.h"
 #include "cli/launch_options.h"
+#include "cli/progress_bar.h"
 #include "emu/launch.h"
 #include "report/fix_report.h"
+#include "report/html_writer.h"
 
 namespace warpscope::cli {
 
@@ -23,6 +25,7 @@ namespace {
 struct FixOptions {
   LaunchOptions launch;
   bool json = false;
+  std::string html;
   int keep = 5;
 };
 
@@ -43,7 +46,11 @@ int run_fix(const FixOptions& o, CommandContext& ctx) {
     emu::GlobalMemory memory;
     auto args = p.arguments(memory, o.launch.args);
     if (!args) return args.error();
-    auto run = emu::run(p.module, p.kernel_name, p.launch, args->values, memory, p.run_options, listeners);
+    ProgressBar bar(ctx.err, ctx.err_is_terminal && !o.launch.quiet, terminal_columns());
+    emu::RunOptions options = p.run_options;
+    options.progress = bar.hook();
+    auto run = emu::run(p.module, p.kernel_name, p.launch, args->values, memory, options, listeners);
+    bar.finish();
     if (run && diagnostics.empty()) diagnostics = run->diagnostics;
     if (run) failed = failed || run->failed();
     return run;
@@ -55,6 +62,9 @@ int run_fix(const FixOptions& o, CommandContext& ctx) {
   auto report = analysis::fix_kernel(inputs);
   if (!report) return fail(ctx, report.error());
   for (analysis::KernelReport* k : {&report->before, &report->after}) p.stamp(*k);
+  if (!o.html.empty())
+    if (auto written = write_text_file(o.html, report::fix_html(*report, *p.arch)); !written)
+      return fail(ctx, written.error());
   if (o.json)
     ctx.out << report::fix_json(*report).dump(2) << "\n";
   else
@@ -74,6 +84,8 @@ void add_fix_command(CLI::App& app, CommandContext& ctx) {
   add_launch_options(*sub, o->launch);
   sub->add_option("--candidates", o->keep, "candidate layouts reported per array")->capture_default_str();
   sub->add_flag("--json", o->json, "print the result as JSON");
+  sub->add_option("--html", o->html, "also write the first run's report as an HTML page, with the chosen layouts")
+      ->type_name("FILE");
   sub->callback([o, &ctx] { ctx.exit_code = run_fix(*o, ctx); });
 }
 

@@ -3,6 +3,7 @@
 // shared-load wavefronts (measured on an H200).
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -61,6 +62,26 @@ TEST(FixCommand, TextNamesTheLayoutAndTheCode) {
   EXPECT_NE(r.out.find("tile (4096 B, 4-byte elements): 270336 -> 16384 shared wavefronts"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("__shared__ float tile[32][33];"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld  262144 -> 8192"), std::string::npos) << r.out;
+}
+
+TEST(FixCommand, HtmlShowsTheChosenLayoutUnderTheConflictedAccesses) {
+  const std::string html = ::testing::TempDir() + "fix_command_test.html";
+  const CliRun r = run({"fix", kTranspose.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "16,16", "--block",
+                        "32,8", "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512", "--no-sass",
+                        "--html", html.c_str()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::ifstream in(html);
+  std::ostringstream page;
+  page << in.rdbuf();
+  const std::string s = page.str();
+  // In the header, and under each of the 8 shared instructions (4 stores, 4 loads) touching 'tile'.
+  const std::string fix = "suggested fix for 'tile': ";
+  std::size_t n = 0;
+  for (std::size_t at = s.find(fix); at != std::string::npos; at = s.find(fix, at + 1)) ++n;
+  EXPECT_EQ(n, 1u + 8u);
+  EXPECT_NE(s.find("270336 &#8594; 16384 shared wavefronts (ideal 16384), measured by re-running the kernel"),
+            std::string::npos);
+  EXPECT_NE(s.find("<span class=\"deg\">32-way</span>"), std::string::npos);  // the first run is drawn
 }
 
 TEST(FixCommand, BadKernelIsAnError) {

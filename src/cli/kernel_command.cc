@@ -16,9 +16,11 @@
 #include "cli/command.h"
 #include "cli/kernel_input.h"
 #include "cli/launch_options.h"
+#include "cli/progress_bar.h"
 #include "emu/launch.h"
 #include "model/arch.h"
 #include "report/diagnostics_writer.h"
+#include "report/html_writer.h"
 #include "report/kernel_json.h"
 #include "report/kernel_text.h"
 #include "report/sarif_writer.h"
@@ -33,6 +35,7 @@ struct KernelOptions {
   // Reports for editors, dashboards and CI (see "Diagnostics, SARIF and CI gating" in the README).
   bool no_diagnostics = false;
   std::string sarif;
+  std::string html;
   std::vector<std::string> fail_on;
 };
 
@@ -85,13 +88,19 @@ int run_kernel(const KernelOptions& o, CommandContext& ctx) {
   if (!args) return fail(ctx, args.error());
   const model::Arch& a = *p.arch;
   const analysis::FusionPlan* plan = p.plan_or_null();
-  auto run = emu::run(p.module, p.kernel_name, p.launch, args->values, memory, p.run_options,
+  ProgressBar bar(ctx.err, ctx.err_is_terminal && !o.launch.quiet, terminal_columns());
+  emu::RunOptions options = p.run_options;
+  options.progress = bar.hook();
+  auto run = emu::run(p.module, p.kernel_name, p.launch, args->values, memory, options,
                       [&a, plan] { return std::make_unique<analysis::CostListener>(a, plan); });
+  bar.finish();
   if (!run) return fail(ctx, run.error());
   const std::string dir = p.ptx.source_dir;
   auto report = analysis::build_kernel_report(p.module, p.kernel_name, p.launch, *run, p.blocks_total,
                                               [&dir](const std::string& path) { return read_source_lines(path, dir); });
   p.stamp(report);
+  if (!o.html.empty())
+    if (auto written = write_text_file(o.html, report::kernel_html(report, a)); !written) return fail(ctx, written.error());
   if (o.json)
     ctx.out << report::kernel_json(report).dump(2) << "\n";
   else
@@ -113,6 +122,9 @@ void add_kernel_command(CLI::App& app, CommandContext& ctx) {
   sub->add_flag("--no-diagnostics", o->no_diagnostics,
                 "leave out the compiler-style warnings (file:line:col: warning: ...) on standard error");
   sub->add_option("--sarif", o->sarif, "also write the flagged lines as a SARIF 2.1.0 log to this file")
+      ->type_name("FILE");
+  sub->add_option("--html", o->html,
+                  "also write the report as one self-contained HTML page (source shaded by cost, bank diagrams)")
       ->type_name("FILE");
   sub->add_option("--fail-on", o->fail_on,
                   "exit with status 3 when CONDITION holds (repeatable): bank-conflicts, sector-efficiency<X "

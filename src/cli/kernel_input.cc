@@ -48,6 +48,13 @@ Expected<std::uint64_t> parse_count(const std::string& text, const std::string& 
 
 Expected<std::string> read_text_file(const std::string& path) { return slurp(path); }
 
+Status write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out.flush()) return make_error("cannot write '" + path + "'");
+  return Ok{};
+}
+
 Expected<PtxText> read_ptx(const std::string& file, std::istream& in) {
   if (file == "-") {
     std::ostringstream s;

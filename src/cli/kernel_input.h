@@ -33,6 +33,9 @@ Expected<std::vector<std::uint64_t>> parse_block_selection(const std::string& te
 // A whole text file.
 Expected<std::string> read_text_file(const std::string& path);
 
+// Writes (replaces) a whole text file.
+Status write_text_file(const std::string& path, const std::string& text);
+
 // The lines of a source file named by a .file directive, looked up as written and in `dir`;
 // empty when unreadable.
 std::vector<std::string> read_source_lines(const std::string& path, const std::string& dir);

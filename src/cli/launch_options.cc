@@ -23,6 +23,7 @@ void add_launch_options(CLI::App& sub, LaunchOptions& o) {
   sub.add_option("--blocks", o.blocks, "emulate only these blocks (e.g. 0,3,8-15 or 10%); totals are scaled");
   sub.add_option("--arch", o.arch, "target architecture")->capture_default_str();
   sub.add_option("-j,--jobs", o.jobs, "worker threads (default: one per core)");
+  sub.add_flag("-q,--quiet", o.quiet, "no progress bar on standard error (drawn only when it is a terminal)");
   sub.add_flag("--no-sass", o.no_sass, "price the PTX as written, without asking ptxas/nvdisasm what runs");
   sub.add_option("--sass-listing", o.sass_listing,
                  "use this `nvdisasm -c -gi` listing of the kernel's cubin instead of running ptxas and nvdisasm");

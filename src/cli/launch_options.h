@@ -39,6 +39,7 @@ struct LaunchOptions {
   bool no_sass = false;
   std::string sass_listing;
   int jobs = 0;
+  bool quiet = false;  // no progress bar
 };
 
 // Registers the options above on a subcommand.

@@ -125,6 +125,21 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
     std::vector<std::uint64_t> executed;
   };
   std::vector<WorkerResult> results(static_cast<std::size_t>(workers));
+  std::atomic<std::uint64_t> blocks_done{0};
+  std::mutex progress_mutex;
+  std::uint64_t progress_reported = 0;  // guarded by progress_mutex
+  auto report_progress = [&](bool last) {
+    if (!options.progress) return;
+    std::unique_lock<std::mutex> lock(progress_mutex, std::defer_lock);
+    if (last)
+      lock.lock();
+    else if (!lock.try_lock())
+      return;
+    const std::uint64_t done = blocks_done.load(std::memory_order_relaxed);
+    if (done <= progress_reported) return;
+    progress_reported = done;
+    options.progress(done, blocks.size());
+  };
   auto start = std::chrono::steady_clock::now();
   auto work = [&](int index) {
     BlockRunner runner(launch, report.listeners[static_cast<std::size_t>(index)].get());
@@ -136,6 +151,8 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
       if (i >= blocks.size()) break;
       bool ok = runner.run(blocks[i]);
       ++r.blocks;
+      blocks_done.fetch_add(1, std::memory_order_relaxed);
+      report_progress(false);
       auto& diags = runner.diagnostics();
       for (std::size_t k = seen; k < diags.size(); ++k) r.diagnostics.emplace_back(blocks[i], diags[k]);
       seen = diags.size();
@@ -154,6 +171,7 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
     for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
     for (auto& t : threads) t.join();
   }
+  report_progress(true);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   // Merge: one diagnostic per (kind, instruction), the one from the lowest block.

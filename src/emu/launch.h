@@ -52,6 +52,11 @@ struct RunOptions {
   std::vector<std::uint64_t> blocks;        // linear block ids to run; empty: every block
   std::uint64_t step_budget = 1ull << 24;   // warp instructions per block
   bool check_uninitialized_shared = true;   // warn on shared reads of never-written bytes
+  // Called as blocks finish with (blocks done, blocks to run): from the worker threads, one
+  // call at a time, counts strictly increasing; the last call has the final count (every
+  // block, unless an error stopped the run). A worker that finds another one reporting skips
+  // its turn, so the hook costs one try_lock per block. It must not throw.
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
 using ListenerFactory = std::function<std::unique_ptr<Listener>()>;

@@ -1,6 +1,7 @@
 // run_test.cc: real nvcc kernels (tests/data/ptx/*.cu) give the right numbers.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <numeric>
 
@@ -42,6 +43,41 @@ void transpose_case(const char* kernel) {
 
 TEST(Run, TransposeTiled) { transpose_case("transpose_tiled"); }
 TEST(Run, TransposeNaive) { transpose_case("transpose_naive"); }
+
+// The progress hook: one call at a time, strictly increasing, ending at the blocks run.
+void progress_case(int workers, std::vector<std::uint64_t> blocks, std::uint64_t expected_total) {
+  const int n = 256;
+  GlobalMemory memory;
+  auto out = memory.allocate(n * n * 4, "out");
+  auto inb = memory.allocate(n * n * 4, "in");
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> calls;
+  std::atomic<int> inside{0};
+  bool overlapped = false;
+  RunOptions options;
+  options.workers = workers;
+  options.blocks = std::move(blocks);
+  options.progress = [&](std::uint64_t done, std::uint64_t total) {
+    if (inside.fetch_add(1) != 0) overlapped = true;
+    calls.emplace_back(done, total);
+    inside.fetch_sub(1);
+  };
+  auto report = run(test_module("transpose"), "transpose_tiled", {{n / 32, n / 32, 1}, {32, 8, 1}},
+                    {KernelArg::of(out), KernelArg::of(inb), KernelArg::of(n)}, memory, options);
+  ASSERT_TRUE(report) << report.error().render();
+  EXPECT_FALSE(overlapped);
+  ASSERT_FALSE(calls.empty());
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_EQ(calls[i].second, expected_total);
+    if (i > 0) EXPECT_GT(calls[i].first, calls[i - 1].first) << "call " << i;
+  }
+  EXPECT_EQ(calls.back().first, expected_total);
+  EXPECT_EQ(report->blocks_run, expected_total);
+  if (workers == 1) EXPECT_EQ(calls.size(), expected_total);  // one worker never finds the lock taken
+}
+
+TEST(Run, ProgressHookOneWorker) { progress_case(1, {}, 64); }
+TEST(Run, ProgressHookManyWorkers) { progress_case(4, {}, 64); }
+TEST(Run, ProgressHookSampledBlocks) { progress_case(3, {0, 5, 9, 33, 63}, 5); }
 
 TEST(Run, SharedReduction) {
   const int n = 1000, blocks = 4;
