@@ -88,13 +88,16 @@ __global__ void __launch_bounds__(32 * ROWS)
 // quarter of the memory instructions of the scalar kernels; (T/ROWS) float4 loads per thread
 // are in flight at once. The tile is padded to T+1 words a row: the column gathers hit each
 // bank at most twice. Scalar accesses where a float4 would cross the matrix edge or be
-// misaligned (rows or cols not a multiple of 4).
-template <int T, int ROWS, bool STREAM>
+// misaligned (rows or cols not a multiple of 4). COLORDER: consecutive blocks take tiles down
+// a column of the input (grid x over row tiles), so they write along output rows instead of
+// reading along input rows (a different DRAM page pattern).
+template <int T, int ROWS, bool STREAM, bool COLORDER = false>
 __global__ void __launch_bounds__(T / 4 * ROWS)
     transposeVec4(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
   constexpr int W = T + 1;
   __shared__ float tile[T * W];
-  const int c0 = blockIdx.x * T, r0 = blockIdx.y * T;
+  const int c0 = (COLORDER ? blockIdx.y : blockIdx.x) * T;
+  const int r0 = (COLORDER ? blockIdx.x : blockIdx.y) * T;
   const int tx = threadIdx.x, ty = threadIdx.y;
   const bool vec = rows % 4 == 0 && cols % 4 == 0;  // every float4 below is 16-byte aligned
 #pragma unroll
@@ -184,11 +187,90 @@ void launchTiled(const float* in, float* out, int rows, int cols) {
   CHECK_LAUNCH("transposeTiled");
 }
 
-template <int T, int ROWS, bool STREAM>
+template <int T, int ROWS, bool STREAM, bool COLORDER = false>
 void launchVec4(const float* in, float* out, int rows, int cols) {
   dim3 grid((cols + T - 1) / T, (rows + T - 1) / T);
-  transposeVec4<T, ROWS, STREAM><<<grid, dim3(T / 4, ROWS)>>>(in, out, rows, cols);
+  if (COLORDER) std::swap(grid.x, grid.y);
+  transposeVec4<T, ROWS, STREAM, COLORDER><<<grid, dim3(T / 4, ROWS)>>>(in, out, rows, cols);
   CHECK_LAUNCH("transposeVec4");
+}
+
+// Pipelined persistent form of transposeVec4 (64 x 64 tiles, block (16, ROWS)): a grid of as
+// many blocks as fit walks the tiles with a grid stride, and each block issues the loads of its
+// next tile into registers before storing the current one from shared memory, so loads stay in
+// flight through the store phase.
+template <int ROWS, bool STREAM>
+__global__ void __launch_bounds__(16 * ROWS)
+    transposePipe(const float* __restrict__ in, float* __restrict__ out, int rows, int cols,
+                  int tilesX, int numTiles) {
+  constexpr int T = 64, W = T + 1, K = T / ROWS;
+  __shared__ float tile[T * W];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const bool vec = rows % 4 == 0 && cols % 4 == 0;
+  float4 buf[K];
+  auto load = [&](int t) {
+    const int c0 = (t % tilesX) * T, r0 = (t / tilesX) * T;
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+      const int gr = r0 + ty + j * ROWS, gc = c0 + 4 * tx;
+      if (gr >= rows) continue;
+      const float* src = &in[size_t(gr) * cols + gc];
+      if (vec && gc + 3 < cols) {
+        buf[j] = STREAM ? __ldcs(reinterpret_cast<const float4*>(src))
+                        : *reinterpret_cast<const float4*>(src);
+      } else {
+        buf[j].x = gc < cols ? src[0] : 0.0f;
+        buf[j].y = gc + 1 < cols ? src[1] : 0.0f;
+        buf[j].z = gc + 2 < cols ? src[2] : 0.0f;
+        buf[j].w = gc + 3 < cols ? src[3] : 0.0f;
+      }
+    }
+  };
+  int t = blockIdx.x;
+  if (t >= numTiles) return;
+  load(t);
+  for (; t < numTiles; t += gridDim.x) {
+    const int c0 = (t % tilesX) * T, r0 = (t / tilesX) * T;
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+      float* dst = &tile[(ty + j * ROWS) * W + 4 * tx];
+      dst[0] = buf[j].x, dst[1] = buf[j].y, dst[2] = buf[j].z, dst[3] = buf[j].w;
+    }
+    __syncthreads();
+    if (t + int(gridDim.x) < numTiles) load(t + gridDim.x);
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+      const int oc = ty + j * ROWS, orow = 4 * tx;
+      if (c0 + oc >= cols) continue;
+      float* dst = &out[size_t(c0 + oc) * rows + r0 + orow];
+      const float* src = &tile[orow * W + oc];
+      if (vec && r0 + orow + 3 < rows) {
+        float4 v = make_float4(src[0], src[W], src[2 * W], src[3 * W]);
+        if (STREAM) __stcs(reinterpret_cast<float4*>(dst), v);
+        else *reinterpret_cast<float4*>(dst) = v;
+      } else {
+        for (int m = 0; m < 4; ++m)
+          if (r0 + orow + m < rows) dst[m] = src[m * W];
+      }
+    }
+    __syncthreads();
+  }
+}
+
+template <int ROWS, bool STREAM>
+void launchPipe(const float* in, float* out, int rows, int cols) {
+  static int blocks = [] {
+    int device = 0, sms = 0, perSm = 0;
+    CHECK(cudaGetDevice(&device));
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, transposePipe<ROWS, STREAM>,
+                                                        16 * ROWS, 0));
+    return sms * std::max(perSm, 1);
+  }();
+  const int tilesX = (cols + 63) / 64, numTiles = tilesX * ((rows + 63) / 64);
+  transposePipe<ROWS, STREAM><<<std::min(blocks, numTiles), dim3(16, ROWS)>>>(in, out, rows, cols,
+                                                                             tilesX, numTiles);
+  CHECK_LAUNCH("transposePipe");
 }
 
 template <int R, bool STREAM>
@@ -296,6 +378,12 @@ PartResult benchTranspose(Context& ctx) {
       {"cand_vec32_r8", launchVec4<32, 8, false>},
       {"cand_vec32_r16", launchVec4<32, 16, false>},
       {"cand_vec32_r32", launchVec4<32, 32, false>},
+      {"cand_vec64_r16_colorder", launchVec4<64, 16, false, true>},
+      {"cand_vec64_r8_colorder", launchVec4<64, 8, false, true>},
+      {"cand_pipe64_r8", launchPipe<8, false>},
+      {"cand_pipe64_r16", launchPipe<16, false>},
+      {"cand_pipe64_r32", launchPipe<32, false>},
+      {"cand_pipe64_r16_stream", launchPipe<16, true>},
       {"cand_reg4", launchReg<4, false>},
       {"cand_reg8", launchReg<8, false>},
       {"cand_reg8_stream", launchReg<8, true>},
