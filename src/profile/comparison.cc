@@ -101,6 +101,10 @@ KernelComparison compare_kernel(const MeasuredKernel& measured, const MeasuredSo
   }
 
   if (source == nullptr) return k;
+  if (source->lines.empty()) {  // only SASS rows: ncu found none of the CUDA files
+    k.notes.push_back("the Source page has no CUDA lines (ncu did not find the .cu files): per-line figures not compared");
+    return k;
+  }
   k.has_source_page = true;
   // (file, line) -> [measured line, predicted line]
   std::map<std::pair<std::string, int>, std::pair<const MeasuredLine*, const analysis::LineReport*>> lines;

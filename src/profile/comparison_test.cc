@@ -115,6 +115,13 @@ TEST(Comparison, MetricNotCollectedIsNoDifference) {
   const KernelComparison no_source = compare_kernel(c.measured, nullptr, c.report, {});
   EXPECT_FALSE(no_source.has_source_page);
   EXPECT_TRUE(no_source.lines.empty());
+  // A Source page without CUDA rows (ncu did not find the .cu) compares no lines.
+  c.source.lines.clear();
+  const KernelComparison sass_only = c.compare();
+  EXPECT_FALSE(sass_only.has_source_page);
+  EXPECT_EQ(sass_only.differences, 0);
+  ASSERT_FALSE(sass_only.notes.empty());
+  EXPECT_NE(sass_only.notes.back().find("no CUDA lines"), std::string::npos);
 }
 
 TEST(Comparison, InlinedCallSitesOfTheHistogramKernel) {
