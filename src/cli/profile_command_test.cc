@@ -187,6 +187,28 @@ TEST(ProfileCommand, KernelWithoutALaunchIsMeasuredOnly) {
       << other.out;
 }
 
+TEST(ProfileCommand, SameShapeLaunchesAreAmbiguousUnlessTheProgramOrALaunchNamesOne) {
+  // copy_strided_1/2/4/32 share kernel, grid and block; only the stride argument differs.
+  const fs::path dir = scratch("ambiguous");
+  fs::copy_file(kRoot + "/tests/data/ncu/transpose_tiled_f32.raw.csv", dir / "measured.raw.csv");
+  std::string raw = slurp((dir / "measured.raw.csv").string());
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"\"transpose_tiled_f32\"", "\"copy_strided\""},
+                                 {"\"(16, 16, 1)\",\"0\"", "\"(128, 1, 1)\",\"0\""},
+                                 {"\"(32, 8, 1)\"", "\"(256, 1, 1)\""}})
+    raw.replace(raw.find(from), from.size(), to);
+  std::ofstream(dir / "measured.raw.csv") << raw;
+  const CliRun ambiguous = run({"profile", "--import", (dir / "measured.raw.csv").string(), "--launches", kLaunches});
+  EXPECT_NE(ambiguous.out.find("4 launches fit its name, grid and block (copy_strided_1, copy_strided_2, copy_strided_4, "
+                               "copy_strided_32): name the one that ran with --launch"),
+            std::string::npos)
+      << ambiguous.out << ambiguous.err;
+  const CliRun named = run({"profile", "--import", (dir / "measured.raw.csv").string(), "--launches", kLaunches, "--launch",
+                            kRoot + "/examples/copy_strided.ptx --kernel copy_strided --grid 128 --block 256 "
+                                    "--arg buf:262144 --arg buf:262144 --arg i32:2"});
+  EXPECT_NE(named.out.find("launch    " + kRoot + "/examples/copy_strided.ptx"), std::string::npos) << named.out;
+  fs::remove_all(dir);
+}
+
 TEST(ProfileCommand, UsageAndMissingNcu) {
   const CliRun none = run({"profile"});
   EXPECT_EQ(none.status, 2);
@@ -231,6 +253,7 @@ TEST(ProfileCommand, RunsNcuOnAPtxlaunchCommandLineAndUsesItsArguments) {
                         "i32:512"});
   EXPECT_EQ(r.status, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("agrees: every figure measured equals its prediction"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("launch    " + kRoot + "/examples/transpose_tiled.ptx --kernel transpose_tiled_f32"), std::string::npos);
   const std::string calls = slurp((dir / "calls.txt").string());
   EXPECT_NE(calls.find("--clock-control none"), std::string::npos) << calls;
   EXPECT_NE(calls.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), std::string::npos);

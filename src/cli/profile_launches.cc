@@ -1,6 +1,7 @@
 // profile_launches.cc: launch lines, and matching them to profiled kernels.
 #include "cli/profile_launches.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -131,11 +132,11 @@ Expected<std::vector<LaunchSpec>> read_launches_file(const std::string& path) {
 std::optional<LaunchSpec> launch_from_program(const std::vector<std::string>& program) {
   for (std::size_t i = 1; i < program.size(); ++i)
     if (is_source_file(program[i]) && program[i].rfind("--", 0) != 0)
-      return LaunchSpec{"", std::vector<std::string>(program.begin() + 1, program.end()), "the program's arguments"};
+      return LaunchSpec{"", std::vector<std::string>(program.begin() + 1, program.end()), "the program's arguments", 0};
   return std::nullopt;
 }
 
-LaunchSpec launch_from_text(const std::string& text) { return LaunchSpec{"", split_words(text), "--launch"}; }
+LaunchSpec launch_from_text(const std::string& text) { return LaunchSpec{"", split_words(text), "--launch", 1}; }
 
 LaunchMatch LaunchMatcher::match(const profile::MeasuredKernel& kernel, const std::string& hint, std::istream& in) {
   LaunchMatch result;
@@ -187,6 +188,10 @@ LaunchMatch LaunchMatcher::match(const profile::MeasuredKernel& kernel, const st
     m.prepared = std::move(*prepared);
     found.push_back(std::move(m));
   }
+  // The program's own arguments outrank --launch, which outranks a launches file.
+  int best = 3;
+  for (const LaunchMatch& m : found) best = std::min(best, m.spec->rank);
+  std::erase_if(found, [best](const LaunchMatch& m) { return m.spec->rank != best; });
   if (found.size() == 1) return std::move(found[0]);
   if (found.size() > 1) {
     result.why_not = std::to_string(found.size()) + " launches fit its name, grid and block (";

@@ -24,6 +24,7 @@ struct LaunchSpec {
   std::string name;                 // the launches.txt NAME; empty for the others
   std::vector<std::string> words;   // FILE --kernel ... as written
   std::string origin;               // "examples/launches.txt:12", "--launch", "the program's arguments"
+  int rank = 2;                     // when several fit: the program's arguments (0), then --launch (1), then a file (2)
   std::string text() const;         // "[NAME: ]FILE --kernel ..." for the report
 };
 
