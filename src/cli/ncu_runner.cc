@@ -90,15 +90,21 @@ Expected<std::string> find_ncu(const std::string& given) {
     std::error_code ec;
     return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
   };
+  auto on_path = [&runnable](const std::string& name) -> std::string {
+    if (const char* path = std::getenv("PATH")) {
+      std::stringstream dirs(path);
+      for (std::string dir; std::getline(dirs, dir, ':');)
+        if (!dir.empty() && runnable(fs::path(dir) / name)) return (fs::path(dir) / name).string();
+    }
+    return {};
+  };
   if (!given.empty()) {
     if (runnable(given)) return given;
+    if (given.find('/') == std::string::npos)
+      if (auto found = on_path(given); !found.empty()) return found;
     return make_error("ncu was not found at '" + given + "' (--ncu): give the path of Nsight Compute's ncu");
   }
-  if (const char* path = std::getenv("PATH")) {
-    std::stringstream dirs(path);
-    for (std::string dir; std::getline(dirs, dir, ':');)
-      if (!dir.empty() && runnable(fs::path(dir) / "ncu")) return (fs::path(dir) / "ncu").string();
-  }
+  if (auto found = on_path("ncu"); !found.empty()) return found;
   for (const char* p : {"/usr/local/cuda/bin/ncu", "/opt/nvidia/nsight-compute/ncu"})
     if (runnable(p)) return std::string(p);
   return make_error("ncu (Nsight Compute) is not on PATH nor in /usr/local/cuda/bin: install Nsight Compute, give "

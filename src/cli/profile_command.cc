@@ -204,7 +204,8 @@ int run_profile(const ProfileOptions& o, CommandContext& ctx) {
     source_locations(specs, run);
     auto exported = o.program.empty() ? export_ncu_report(run, o.import_path) : profile_with_ncu(run, o.program);
     if (!exported) {
-      ctx.err << "warpscope: profile: " << exported.error().message << "\n";
+      ctx.err << "warpscope: profile: " << exported.error().message << "\n"
+              << "warpscope: profile: ncu's log and anything it wrote are in " << run.work << "\n";
       return kExitError;
     }
     if (!exported->note.empty()) ctx.err << "warpscope: profile: " << exported->note << "\n";
