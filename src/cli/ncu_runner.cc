@@ -125,14 +125,19 @@ Expected<NcuExports> profile_with_ncu(const NcuRun& run, const std::vector<std::
   const std::string report = (fs::path(run.work) / "profile").string();
   const std::string log = (fs::path(run.work) / "ncu.log").string();
   std::string last;
-  for (int attempt = 1; attempt <= 3; ++attempt) {
-    std::vector<std::string> argv{run.ncu, "--clock-control", "none", "-f", "-o", report, "--metrics", ncu_metrics(attempt == 3)};
-    if (attempt < 3) {
-      argv.insert(argv.end(), {"--section", "SourceCounters"});
-      if (attempt == 1) {
-        argv.insert(argv.end(), {"--import-source", "yes"});
-        if (!run.source_dirs.empty()) argv.insert(argv.end(), {"--source-folders", join(run.source_dirs, ",")});
-      }
+  // Richest first: every metric, the Source page, the sources inside the report.
+  struct Attempt {
+    bool safe_metrics, source_page, import_source;
+  };
+  constexpr Attempt kAttempts[] = {{false, true, true}, {true, true, true}, {true, true, false}, {true, false, false}};
+  int attempt = 0;
+  for (const Attempt& a : kAttempts) {
+    ++attempt;
+    std::vector<std::string> argv{run.ncu, "--clock-control", "none", "-f", "-o", report, "--metrics", ncu_metrics(a.safe_metrics)};
+    if (a.source_page) argv.insert(argv.end(), {"--section", "SourceCounters"});
+    if (a.import_source) {
+      argv.insert(argv.end(), {"--import-source", "yes"});
+      if (!run.source_dirs.empty()) argv.insert(argv.end(), {"--source-folders", join(run.source_dirs, ",")});
     }
     argv.insert(argv.end(), run.extra.begin(), run.extra.end());
     argv.insert(argv.end(), program.begin(), program.end());

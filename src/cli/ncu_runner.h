@@ -6,8 +6,9 @@
 //   ncu --import WORK/profile.ncu-rep --page source --csv --print-source cuda,sass > WORK/source.csv
 //
 // When a collection fails for a reason other than access to the counters, poorer option
-// sets are tried (without the imported sources, then without the Source page and the
-// metrics this ncu may not know), as bench/gpu/measure_examples.sh does.
+// sets are tried (without the global atomic and reduction metrics this ncu may not know,
+// then without the sources inside the report, then without the Source page), as
+// bench/gpu/measure_examples.sh does.
 #pragma once
 
 #include <functional>

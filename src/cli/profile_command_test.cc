@@ -231,6 +231,9 @@ fs::path fake_ncu(const fs::path& dir, const std::string& mode) {
   std::ofstream s(script);
   s << "#!/bin/sh\n"
        "echo \"$@\" >> " << (dir / "calls.txt").string() << "\n";
+  if (mode == "no-atom-metrics")  // an ncu that does not know the global atomic counters
+    s << "case \"$*\" in *global_op_atom*) echo '==ERROR== Failed to find metric l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum'; "
+         "exit 1 ;; esac\n";
   if (mode == "denied")
     s << "echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters'\n"
          "exit 1\n";
@@ -261,6 +264,24 @@ TEST(ProfileCommand, RunsNcuOnAPtxlaunchCommandLineAndUsesItsArguments) {
   EXPECT_NE(calls.find("tools/ptxlaunch/ptxlaunch"), std::string::npos);
   EXPECT_NE(calls.find("--page source --csv --print-source cuda,sass"), std::string::npos);
   EXPECT_NE(r.err.find("running: " + ncu.string() + " --clock-control none"), std::string::npos) << r.err;
+  fs::remove_all(dir);
+}
+
+TEST(ProfileCommand, UnknownMetricsAreLeftOutAndTheSourcePageKept) {
+  const fs::path dir = scratch("no-atom");
+  const fs::path ncu = fake_ncu(dir, "no-atom-metrics");
+  const CliRun r = run({"profile", "--ncu", ncu.string(), "--sass-listing", sass("transpose_tiled.sass"), "--",
+                        "ptxlaunch", kRoot + "/examples/transpose_tiled.ptx", "--kernel", "transpose_tiled_f32", "--grid",
+                        "16,16", "--block", "32,8", "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512"});
+  EXPECT_EQ(r.status, 0) << r.err << r.out;
+  std::ifstream calls(dir / "calls.txt");
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(calls, l);) lines.push_back(l);
+  ASSERT_GE(lines.size(), 2u);
+  EXPECT_NE(lines[0].find("global_op_atom"), std::string::npos);
+  EXPECT_EQ(lines[1].find("global_op_atom"), std::string::npos);
+  EXPECT_NE(lines[1].find("--section SourceCounters"), std::string::npos);
+  EXPECT_NE(r.out.find("transpose_tiled.cu:27"), std::string::npos) << r.out;
   fs::remove_all(dir);
 }
 
