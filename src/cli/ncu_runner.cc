@@ -154,8 +154,10 @@ Expected<NcuExports> profile_with_ncu(const NcuRun& run, const std::vector<std::
     }
     // Retrying cannot help when the counters are out of reach or nothing ran.
     if (problem && (problem->find("ERR_NVGPUCTRPERM") != std::string::npos || problem->find("driver") != std::string::npos ||
-                    problem->find("not supported") != std::string::npos || problem->find("no kernel") != std::string::npos))
+                    problem->find("not supported") != std::string::npos))
       return make_error("ncu cannot read the GPU's counters here: " + *problem + "\n(ncu's output is in " + log + ")");
+    if (problem && problem->find("profiled no kernel") != std::string::npos)
+      return make_error(*problem + "\n(ncu's output, with the program's, is in " + log + ")");
     if (rc == 127 || rc == -1) return make_error("could not run " + run.ncu + " (exit status " + std::to_string(rc) + ")");
     if (run.log) run.log("ncu collection attempt " + std::to_string(attempt) + " failed (exit status " + std::to_string(rc) + ")");
   }

@@ -234,6 +234,7 @@ fs::path fake_ncu(const fs::path& dir, const std::string& mode) {
   if (mode == "no-atom-metrics")  // an ncu that does not know the global atomic counters
     s << "case \"$*\" in *global_op_atom*) echo '==ERROR== Failed to find metric l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum'; "
          "exit 1 ;; esac\n";
+  if (mode == "no-kernel") s << "echo '==WARNING== No kernels were profiled.'\nexit 0\n";
   if (mode == "denied")
     s << "echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters'\n"
          "exit 1\n";
@@ -288,7 +289,7 @@ TEST(ProfileCommand, UnknownMetricsAreLeftOutAndTheSourcePageKept) {
 TEST(ProfileCommand, CountersOutOfReachSaySoWithoutRetrying) {
   const fs::path dir = scratch("denied");
   const fs::path ncu = fake_ncu(dir, "denied");
-  const CliRun r = run({"profile", "--ncu", ncu.string(), "--", "./a.out"});
+  const CliRun r = run({"profile", "--ncu", ncu.string(), "--keep", (dir / "work").string(), "--", "./a.out"});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("ncu cannot read the GPU's counters here"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("ERR_NVGPUCTRPERM"), std::string::npos);
@@ -296,7 +297,14 @@ TEST(ProfileCommand, CountersOutOfReachSaySoWithoutRetrying) {
   int n = 0;
   for (std::string l; std::getline(calls, l);) ++n;
   EXPECT_EQ(n, 1);
+  const fs::path none = scratch("no-kernel");
+  const CliRun r2 = run({"profile", "--ncu", fake_ncu(none, "no-kernel").string(), "--keep", (none / "work").string(), "--",
+                         "./a.out"});
+  EXPECT_EQ(r2.status, 1);
+  EXPECT_NE(r2.err.find("ncu profiled no kernel: did the program launch one"), std::string::npos) << r2.err;
+  EXPECT_EQ(r2.err.find("counters"), std::string::npos) << r2.err;
   fs::remove_all(dir);
+  fs::remove_all(none);
 }
 
 }  // namespace
