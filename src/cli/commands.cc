@@ -10,6 +10,7 @@
 #include "cli/fix_command.h"
 #include "cli/kernel_command.h"
 #include "cli/pattern_command.h"
+#include "cli/profile_command.h"
 
 namespace warpscope::cli {
 
@@ -20,6 +21,7 @@ constexpr std::array kCommands{
     Command{"kernel", add_kernel_command},
     Command{"calibrate", add_calibrate_command},
     Command{"fix", add_fix_command},
+    Command{"profile", add_profile_command},
 };
 }  // namespace
 
