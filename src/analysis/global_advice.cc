@@ -108,7 +108,7 @@ std::optional<GlobalChange> soa_change(const model::Arch& arch, const GlobalInst
   GlobalChange c{"AoS to SoA", price_instruction(arch, inst), price_accesses(arch, moved), ""};
   std::string at;
   for (std::uint64_t f : fields) at += (at.empty() ? "+" : ", +") + num(f);
-  c.detail = "lanes " + num(S) + " B apart: an array of " + num(S) + "-byte structs read at field offset " + at +
+  c.detail = "lanes " + num(S) + " B apart: an array of " + num(S) + "-byte structs accessed at field offset " + at +
              "; give each field its own array (" + layout::element_type(width) + " field[n], element i at i * " +
              num(width) + ")";
   return if_saves(std::move(c));
@@ -318,26 +318,43 @@ std::optional<GlobalChange> widening_change(const model::Arch& arch, const Globa
 std::vector<GlobalAdvice> advise_global(const model::Arch& arch, const ptx::Module& module,
                                         const std::vector<GlobalInstruction>& instructions,
                                         const std::vector<emu::Region>& regions, double scale) {
-  std::vector<GlobalAdvice> out;
+  // One group per source line, operation and width: a loop the compiler unrolled is one line
+  // of several instructions, and staging takes the whole line's accesses of a block.
+  std::map<std::tuple<int, int, int, int, std::uint32_t>, std::vector<const GlobalInstruction*>> groups;
   for (const GlobalInstruction& inst : instructions) {
-    const GlobalPrice before = price_instruction(arch, inst);
+    if (inst.executions.empty()) continue;
+    const model::WarpAccess& a = inst.executions.front().access;
+    std::tuple<int, int, int, int, std::uint32_t> key{0, 0, static_cast<int>(a.op), a.width, inst.pc};
+    if (inst.instruction != nullptr && inst.instruction->debug.loc.known())
+      key = {inst.instruction->debug.loc.file, inst.instruction->debug.loc.line, static_cast<int>(a.op), a.width, 0};
+    groups[key].push_back(&inst);
+  }
+  std::vector<GlobalAdvice> out;
+  for (const auto& [key, members] : groups) {
+    GlobalInstruction line{members.front()->pc, members.front()->instruction, {}};
+    for (const GlobalInstruction* m : members)
+      line.executions.insert(line.executions.end(), m->executions.begin(), m->executions.end());
+    const GlobalPrice before = price_instruction(arch, line);
     if (before.sectors <= before.ideal) continue;
     GlobalAdvice a;
-    a.pc = inst.pc;
-    if (inst.instruction != nullptr) {
-      a.instruction = inst.instruction->text;
-      const ptx::SourceLoc loc = inst.instruction->debug.loc;
+    a.pc = line.pc;
+    for (const GlobalInstruction* m : members) a.pcs.push_back(m->pc);
+    if (line.instruction != nullptr) {
+      a.instruction = line.instruction->text;
+      const ptx::SourceLoc loc = line.instruction->debug.loc;
       if (loc.known()) {
         auto it = module.files.find(loc.file);
         a.file = it == module.files.end() ? std::string() : it->second;
         a.line = loc.line;
       } else {
-        a.line = inst.instruction->ptx_line;
+        a.line = line.instruction->ptx_line;
       }
     }
     a.before = scaled(before, scale);
-    for (auto change : {soa_change(arch, inst, regions), widening_change(arch, inst, instructions),
-                        align_change(arch, inst), staging_change(arch, inst)})
+    std::vector<std::optional<GlobalChange>> changes{soa_change(arch, line, regions), align_change(arch, line),
+                                                     staging_change(arch, line)};
+    for (const GlobalInstruction* m : members) changes.push_back(widening_change(arch, *m, instructions));
+    for (auto& change : changes)
       if (change) {
         change->before = scaled(change->before, scale);
         change->after = scaled(change->after, scale);

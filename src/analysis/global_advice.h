@@ -60,8 +60,10 @@ std::optional<GlobalChange> staging_change(const model::Arch& arch, const Global
 std::optional<GlobalChange> widening_change(const model::Arch& arch, const GlobalInstruction& inst,
                                             const std::vector<GlobalInstruction>& all);
 
+// One source line's instructions of one kind (an unrolled loop gives several).
 struct GlobalAdvice {
-  std::uint32_t pc = 0;
+  std::uint32_t pc = 0;            // the first
+  std::vector<std::uint32_t> pcs;  // all of them
   std::string instruction;  // "st.global.f32"
   std::string file;         // as in the .file directive ("" when the PTX has no .loc)
   int line = 0;             // source line, or the PTX line when there is no .loc
@@ -69,8 +71,10 @@ struct GlobalAdvice {
   std::vector<GlobalChange> suggestions;  // most sectors saved first
 };
 
-// Every instruction with sectors beyond the ideal, worst first; figures multiplied by
-// `scale` (blocks in the grid / blocks run) like the kernel report's.
+// Every source line (and kind of access) with sectors beyond the ideal, worst first; the
+// line's instructions are priced together (staging unions a block's accesses of the whole
+// line), widening per instruction with its partners. Figures multiplied by `scale` (blocks
+// in the grid / blocks run) like the kernel report's. Without .loc, each instruction alone.
 std::vector<GlobalAdvice> advise_global(const model::Arch& arch, const ptx::Module& module,
                                         const std::vector<GlobalInstruction>& instructions,
                                         const std::vector<emu::Region>& regions, double scale);

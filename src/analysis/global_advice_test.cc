@@ -38,7 +38,7 @@ TEST(GlobalAdvice, AosToSoaPricesTheFieldArray) {
   EXPECT_EQ(soa->after.sectors, 8u);
   EXPECT_EQ(soa->after.requests, 2u);
   EXPECT_EQ(soa->saved(), 16u);
-  EXPECT_NE(soa->detail.find("12-byte structs read at field offset +4"), std::string::npos) << soa->detail;
+  EXPECT_NE(soa->detail.find("12-byte structs accessed at field offset +4"), std::string::npos) << soa->detail;
   // A contiguous access is no struct; a column 2 KiB apart is not one either.
   EXPECT_FALSE(soa_change(sm90(), instruction(1, {{0, 0, 0, 0, strided(model::MemOp::GlobalLoad, 4, base, 4)}}), kBuffers));
   EXPECT_FALSE(soa_change(sm90(), instruction(1, {{0, 0, 0, 0, strided(model::MemOp::GlobalLoad, 4, base, 2048)}}), kBuffers));

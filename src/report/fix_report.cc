@@ -53,7 +53,7 @@ nlohmann::json global_json(const std::vector<analysis::GlobalAdvice>& advice) {
     for (const analysis::GlobalChange& c : a.suggestions)
       suggestions.push_back({{"change", c.change}, {"sectors", c.after.sectors}, {"requests", c.after.requests},
                              {"saved", c.saved()}, {"before", price_json(c.before)}, {"detail", c.detail}});
-    out.push_back({{"file", a.file}, {"line", a.line}, {"pc", a.pc}, {"instruction", a.instruction},
+    out.push_back({{"file", a.file}, {"line", a.line}, {"pc", a.pc}, {"pcs", a.pcs}, {"instruction", a.instruction},
                    {"before", price_json(a.before)}, {"suggestions", std::move(suggestions)}});
   }
   return out;
@@ -67,7 +67,8 @@ void global_text(std::ostringstream& s, const std::vector<analysis::GlobalAdvice
   s << "\nglobal memory (uncoalesced instructions; each change re-priced on every recorded access):\n";
   for (const analysis::GlobalAdvice& a : advice) {
     s << "  " << (a.file.empty() ? "ptx" : a.file.substr(a.file.find_last_of('/') + 1)) << ":" << a.line << "  "
-      << a.instruction << ": " << a.before.sectors << " sectors (ideal " << a.before.ideal << "), "
+      << a.instruction << (a.pcs.size() > 1 ? " x" + std::to_string(a.pcs.size()) : std::string()) << ": "
+      << a.before.sectors << " sectors (ideal " << a.before.ideal << "), "
       << a.before.requests << " requests\n";
     if (a.suggestions.empty()) s << "    no change found that saves sectors\n";
     for (const analysis::GlobalChange& c : a.suggestions)
