@@ -246,6 +246,20 @@ std::optional<GlobalChange> widening_change(const model::Arch& arch, const Globa
           if (x.access.active(l) && x.access.address[static_cast<std::size_t>(l)] % bytes != 0) return false;
     return true;
   };
+  // The partner's execution matching this instruction's first, `bytes` further in every lane.
+  auto first_matches = [&](const GlobalInstruction& g, std::uint64_t bytes) {
+    const GlobalExecution& x = inst.executions.front();
+    for (const GlobalExecution& y : g.executions)
+      if (y.block == x.block && y.warp == x.warp && y.seq == x.seq) {
+        if (y.access.mask != x.access.mask) return false;
+        for (int l = 0; l < model::kWarpSize; ++l)
+          if (x.access.active(l) &&
+              y.access.address[static_cast<std::size_t>(l)] != x.access.address[static_cast<std::size_t>(l)] + bytes)
+            return false;
+        return true;
+      }
+    return false;
+  };
   const auto w = static_cast<std::uint64_t>(width);
   std::optional<GlobalChange> best;
   for (const std::uint32_t k : {4u, 2u}) {
@@ -260,6 +274,7 @@ std::optional<GlobalChange> widening_change(const model::Arch& arch, const Globa
             g.executions.front().access.op != first.op || g.executions.front().access.width != width)
           continue;
         if (std::find(partners.begin(), partners.end(), &g) != partners.end()) continue;
+        if (!first_matches(g, j * w)) continue;  // cheap: one execution, before indexing them all
         if (matches(index(g), 1, 0, j * w)) {
           hit = &g;
           break;
