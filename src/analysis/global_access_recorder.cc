@@ -5,10 +5,15 @@
 
 namespace warpscope::analysis {
 
-void GlobalAccessRecorder::on_block_begin(const emu::BlockEvent&) { seq_.clear(); }
+void GlobalAccessRecorder::on_block_begin(const emu::BlockEvent&) {
+  seq_.clear();
+  recording_ = executions_ < max_;
+  blocks_ += recording_;
+}
 
 void GlobalAccessRecorder::on_access(const emu::AccessEvent& e) {
-  if (e.access.mask == 0 || model::space_of(e.access.op) != model::Space::Global) return;
+  if (!recording_ || e.access.mask == 0 || model::space_of(e.access.op) != model::Space::Global) return;
+  ++executions_;
   GlobalInstruction& inst = by_pc_[e.pc];
   inst.pc = e.pc;
   inst.instruction = e.instruction;
@@ -27,6 +32,8 @@ void GlobalAccessRecorder::merge(GlobalAccessRecorder&& other) {
     mine.executions.insert(mine.executions.end(), inst.executions.begin(), inst.executions.end());
   }
   other.by_pc_.clear();
+  executions_ += other.executions_;
+  blocks_ += other.blocks_;
 }
 
 std::vector<GlobalInstruction> GlobalAccessRecorder::instructions() const {

@@ -36,14 +36,22 @@ struct GlobalInstruction {
 
 class GlobalAccessRecorder final : public emu::Listener {
  public:
+  static constexpr std::size_t kDefaultMaxExecutions = std::size_t{1} << 18;  // about 75 MB
+
+  explicit GlobalAccessRecorder(std::size_t max_executions = kDefaultMaxExecutions) : max_(max_executions) {}
   void on_block_begin(const emu::BlockEvent& event) override;
   void on_access(const emu::AccessEvent& event) override;
   void merge(GlobalAccessRecorder&& other);
 
   // By pc, ascending.
   std::vector<GlobalInstruction> instructions() const;
+  std::uint64_t blocks_recorded() const { return blocks_; }
 
  private:
+  std::size_t max_ = kDefaultMaxExecutions;
+  std::size_t executions_ = 0;
+  std::uint64_t blocks_ = 0;
+  bool recording_ = false;
   std::unordered_map<std::uint32_t, GlobalInstruction> by_pc_;
   std::unordered_map<std::uint64_t, std::uint32_t> seq_;  // (warp, pc) -> executions so far, this block
 };

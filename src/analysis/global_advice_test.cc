@@ -140,5 +140,37 @@ TEST(GlobalAdvice, AdviceListsUncoalescedInstructionsScaled) {
   EXPECT_EQ(advice[0].suggestions[0].saved(), 16u);
 }
 
+TEST(GlobalAccessRecorder, NumbersEachWarpsExecutionsAndTakesWholeBlocksUpToItsBudget) {
+  GlobalAccessRecorder rec(2);
+  emu::AccessEvent e;
+  e.access = strided(model::MemOp::GlobalLoad, 4, 0, 4);
+  e.region = 0;
+  rec.on_block_begin({});
+  for (int i = 0; i < 3; ++i) {  // warp 0 runs pc 4 twice, warp 1 once: all kept (the block began under budget)
+    e.pc = 4;
+    e.warp = i == 2 ? 1 : 0;
+    rec.on_access(e);
+  }
+  e.access.op = model::MemOp::SharedLoad;  // not global: ignored
+  rec.on_access(e);
+  rec.on_block_begin({});  // 3 >= 2: this block is skipped
+  e.access.op = model::MemOp::GlobalStore;
+  rec.on_access(e);
+  const auto insts = rec.instructions();
+  ASSERT_EQ(insts.size(), 1u);
+  ASSERT_EQ(insts[0].executions.size(), 3u);
+  EXPECT_EQ(insts[0].executions[0].seq, 0u);
+  EXPECT_EQ(insts[0].executions[1].seq, 1u);
+  EXPECT_EQ(insts[0].executions[2].seq, 0u);  // warp 1's first
+  EXPECT_EQ(rec.blocks_recorded(), 1u);
+  GlobalAccessRecorder other;
+  other.on_block_begin({});
+  other.on_access(e);
+  rec.merge(std::move(other));
+  EXPECT_EQ(rec.blocks_recorded(), 2u);
+  EXPECT_EQ(rec.instructions().size(), 1u);  // the store was recorded by `other` at pc 4 too
+  EXPECT_EQ(rec.instructions()[0].executions.size(), 4u);
+}
+
 }  // namespace
 }  // namespace warpscope::analysis

@@ -82,7 +82,12 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
   const int regs = in.registers_per_thread;
   report.registers_per_thread = regs;
   report.registers_note = in.registers_note;
-  report.global = advise_global(arch, in.module, global.instructions(), first->regions, scale);
+  report.global_blocks_recorded = global.blocks_recorded();
+  report.blocks_run = first->blocks_run;
+  const double global_scale = global.blocks_recorded() == 0 ? 0.0
+                                                              : static_cast<double>(in.blocks_total) /
+                                                                    static_cast<double>(global.blocks_recorded());
+  report.global = advise_global(arch, in.module, global.instructions(), first->regions, global_scale);
 
   // 2. Search each array that loses wavefronts to conflicts.
   std::vector<RegionRemap> remaps;

@@ -57,6 +57,8 @@ struct FixReport {
   std::string registers_note;  // where the count came from, or why there is none
   // Global instructions with sectors beyond the ideal, and what would help (global_advice.h).
   std::vector<GlobalAdvice> global;
+  std::uint64_t global_blocks_recorded = 0;  // of blocks_run: the advice is scaled from these
+  std::uint64_t blocks_run = 0;
 };
 
 // "tile" from "_ZZ19transpose_tiled_f32E4tile"; other names as they are.

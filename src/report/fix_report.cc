@@ -59,7 +59,11 @@ nlohmann::json global_json(const std::vector<analysis::GlobalAdvice>& advice) {
   return out;
 }
 
-void global_text(std::ostringstream& s, const std::vector<analysis::GlobalAdvice>& advice) {
+void global_text(std::ostringstream& s, const analysis::FixReport& r) {
+  const std::vector<analysis::GlobalAdvice>& advice = r.global;
+  if (r.global_blocks_recorded < r.blocks_run)
+    s << "\n(global accesses recorded for " << r.global_blocks_recorded << " of " << r.blocks_run
+      << " blocks run, to bound memory; the figures below are scaled to the grid)";
   if (advice.empty()) {
     s << "\nglobal memory: every instruction moves its ideal sectors\n";
     return;
@@ -118,6 +122,7 @@ nlohmann::json fix_json(const analysis::FixReport& r) {
     arrays.push_back(std::move(j));
   }
   return {{"kernel", r.after.kernel}, {"arrays", std::move(arrays)}, {"global", global_json(r.global)},
+          {"global_blocks_recorded", r.global_blocks_recorded},
           {"occupancy", {{"before", occupancy_json(r.occupancy_before)}, {"after", occupancy_json(r.occupancy_after)},
                          {"registers_per_thread", r.registers_per_thread}, {"registers_note", r.registers_note}}},
           {"shared_bytes_per_block", {{"before", r.shared_bytes_before}, {"after", r.shared_bytes_after}}},
@@ -146,7 +151,7 @@ std::string fix_text(const analysis::FixReport& r) {
       s << "    " << c.wavefronts << "  +" << c.extra_bytes << " B  arith " << c.arithmetic << "  "
         << layout::describe(c.layout) << ": " << layout::layout_code(c.layout, shape_of(a)) << "\n";
   }
-  global_text(s, r.global);
+  global_text(s, r);
   s << "\nkernel after (all chosen layouts applied):\n";
   auto value = [](const analysis::Metrics& m, const std::string& name) {
     auto it = m.find(name);
