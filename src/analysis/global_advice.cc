@@ -157,7 +157,22 @@ std::optional<GlobalChange> staging_change(const model::Arch& arch, const Global
     for (int l = 0; l < model::kWarpSize; ++l)
       if (x.access.active(l)) v.push_back(x.access.address[static_cast<std::size_t>(l)]);
   }
-  std::vector<model::WarpAccess> rows;
+  // Two ways to issue a block's distinct elements: each run (row) by its own warps, or the
+  // elements in address order 32 to a warp (short rows share a warp, as a 2-D block does).
+  // The cheaper in sectors, then requests.
+  const model::MemOp op = inst.executions.front().access.op;
+  auto warp_of = [&](const std::vector<std::uint64_t>& v, std::size_t from, std::size_t to) {
+    model::WarpAccess a;
+    a.op = op;
+    a.width = width;
+    a.mask = 0;
+    for (std::size_t lane = 0; lane < model::kWarpSize && from + lane < to; ++lane) {
+      a.mask |= 1u << lane;
+      a.address[lane] = v[from + lane];
+    }
+    return a;
+  };
+  std::vector<model::WarpAccess> rows, packed;
   std::uint64_t max_runs = 0, max_run = 0;
   for (auto& [block, v] : by_block) {
     std::sort(v.begin(), v.end());
@@ -168,22 +183,15 @@ std::optional<GlobalChange> staging_change(const model::Arch& arch, const Global
       while (j < v.size() && v[j] == v[j - 1] + w) ++j;  // one contiguous run: v[i..j)
       ++runs;
       max_run = std::max<std::uint64_t>(max_run, j - i);
-      for (std::size_t k = i; k < j; k += model::kWarpSize) {  // issued by full warps
-        model::WarpAccess a;
-        a.op = inst.executions.front().access.op;
-        a.width = width;
-        a.mask = 0;
-        for (std::size_t lane = 0; lane < model::kWarpSize && k + lane < j; ++lane) {
-          a.mask |= 1u << lane;
-          a.address[lane] = v[k + lane];
-        }
-        rows.push_back(a);
-      }
+      for (std::size_t k = i; k < j; k += model::kWarpSize) rows.push_back(warp_of(v, k, j));
       i = j;
     }
+    for (std::size_t k = 0; k < v.size(); k += model::kWarpSize) packed.push_back(warp_of(v, k, v.size()));
     max_runs = std::max(max_runs, runs);
   }
-  GlobalChange c{"stage through shared memory", price_instruction(arch, inst), price_accesses(arch, rows), ""};
+  const GlobalPrice by_rows = price_accesses(arch, rows), by_order = price_accesses(arch, packed);
+  const bool pack = std::tie(by_order.sectors, by_order.requests) < std::tie(by_rows.sectors, by_rows.requests);
+  GlobalChange c{"stage through shared memory", price_instruction(arch, inst), pack ? by_order : by_rows, ""};
   if (c.after.sectors >= c.before.sectors || max_run < 2) return std::nullopt;
   // The tile: a row per run. Its column side (lane r at row r) is where conflicts come from.
   const std::string type = layout::element_type(w);
@@ -203,7 +211,9 @@ std::optional<GlobalChange> staging_change(const model::Arch& arch, const Global
   const auto [padded, padded_ideal] = column_cost(max_run + 1);
   c.detail = "a block's accesses cover " + num(max_runs) + " rows of up to " + num(max_run) + " x " + num(w) +
              " B: stage them in __shared__ " + type + " tile[" + num(max_runs) + "][" + num(max_run) +
-             "] and let each warp move whole rows; the tile's column side costs " + std::to_string(plain) +
+             (pack ? "] and let each warp move the next 32 elements in address order"
+                   : "] and let each warp move whole rows") +
+             "; the tile's column side costs " + std::to_string(plain) +
              " wavefronts per warp (ideal " + std::to_string(ideal) + ") as declared, " + std::to_string(padded) +
              " padded to tile[" + num(max_runs) + "][" + num(max_run + 1) + "]";
   (void)padded_ideal;

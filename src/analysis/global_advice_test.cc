@@ -87,6 +87,24 @@ TEST(GlobalAdvice, StagingTheNaiveTransposeWriteThroughATile) {
   EXPECT_FALSE(widening_change(sm90(), inst, {inst}));
 }
 
+TEST(GlobalAdvice, StagingPacksShortRowsIntoFullWarps) {
+  // 16 warp loads, the e-th reads column e of 32 rows 1 KiB apart: 32 sectors each, 512 in
+  // all. The block's union is 32 rows of 16 floats (64 B, 2 sectors): a warp per row would take
+  // 32 requests of 2 sectors; 32 elements in address order (two rows per warp) take 16 of 4.
+  std::vector<GlobalExecution> xs;
+  for (std::uint32_t e = 0; e < 16; ++e)
+    xs.push_back({0, static_cast<int>(e), 0, 0, strided(model::MemOp::GlobalLoad, 4, e * 4, 1024)});
+  const auto c = staging_change(sm90(), instruction(2, xs));
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->before.sectors, 512u);
+  EXPECT_EQ(c->before.requests, 16u);
+  EXPECT_EQ(c->after.sectors, 64u);
+  EXPECT_EQ(c->after.requests, 16u);
+  EXPECT_NE(c->detail.find("tile[32][16] and let each warp move the next 32 elements in address order"),
+            std::string::npos)
+      << c->detail;
+}
+
 TEST(GlobalAdvice, WideningAdjacentInstructionsIntoOneEightByteAccess) {
   // a[2 i] (pc 1) and a[2 i + 1] (pc 2): each 256 bytes of span, 8 sectors (ideal 4). One
   // 8-byte access per lane: 8 sectors, one request instead of two.
