@@ -10,13 +10,15 @@
 //                   when every lane's first element is aligned to the wider access
 //   align the base  a warp's bytes are contiguous but start past a 32-byte sector boundary:
 //                   the same bytes from the boundary below
-//   stage through   the union of a block's accesses of the instruction, issued by warps of 32
-//   shared memory   contiguous elements (rows); says the tile and what its column side costs
-//                   in bank conflicts, as declared and padded by one element
+//   stage through   the union of a block's accesses of the line, issued a warp per row or 32
+//   shared memory   elements to a warp in address order (the fewer sectors); says the tile and
+//                   what its column side costs in bank conflicts, declared and padded by one
 //
-//   transpose_naive.cu:20  st.global.f32   262144 sectors (ideal 32768), 32768 requests
-//     stage through shared memory   32768 sectors  32768 requests  saves 229376
-//       a block's 32 warp stores cover 32 rows of 32 x 4 B: __shared__ float tile[32][33] ...
+//   transpose_naive.cu:19  st.global.f32 x4: 262144 sectors (ideal 32768), 8192 requests
+//     stage through shared memory: 262144 -> 32768 sectors, 8192 -> 8192 requests, saves 229376
+//       a block's accesses cover 32 rows of up to 32 x 4 B: stage them in __shared__ float
+//       tile[32][32] ...; the tile's column side costs 32 wavefronts per warp (ideal 1) as
+//       declared, 1 padded to tile[32][33]
 //
 // The accesses are the emulator's (PTX, before ptxas merges neighbours into vectors).
 #pragma once

@@ -64,7 +64,7 @@ int run_fix(const FixOptions& o, CommandContext& ctx) {
   const std::string dir = p.ptx.source_dir;
   analysis::FixInputs inputs{p.module, p.kernel_name, p.launch, p.blocks_total, *p.arch, plan_ptr, runner,
                              [&dir](const std::string& path) { return read_source_lines(path, dir); },
-                             static_cast<std::size_t>(std::max(1, o.keep))};
+                             static_cast<std::size_t>(std::max(1, o.keep)), 0, ""};
   std::tie(inputs.registers_per_thread, inputs.registers_note) = registers_of(o, p);
   auto report = analysis::fix_kernel(inputs);
   if (!report) return fail(ctx, report.error());
