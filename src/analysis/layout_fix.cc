@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 
+#include "analysis/global_access_recorder.h"
 #include "analysis/remap_listener.h"
 #include "analysis/shared_access_recorder.h"
 
@@ -58,15 +59,19 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
   const FusionPlan* plan = in.plan;
   // 1. The kernel as written: costs, and every shared access recorded.
   auto first = in.run([&arch, plan] {
-    return std::make_unique<TeeListener>(std::make_unique<CostListener>(arch, plan),
-                                         std::make_unique<SharedAccessRecorder>());
+    return std::make_unique<TeeListener>(
+        std::make_unique<CostListener>(arch, plan),
+        std::make_unique<TeeListener>(std::make_unique<SharedAccessRecorder>(), std::make_unique<GlobalAccessRecorder>()));
   });
   if (!first) return first.error();
   SharedAccessRecorder recorded;
+  GlobalAccessRecorder global;
   for (auto& l : first->listeners) {
     auto* tee = dynamic_cast<TeeListener*>(l.get());
     if (tee == nullptr) continue;
-    recorded.merge(*dynamic_cast<SharedAccessRecorder*>(tee->second()));
+    auto* recorders = dynamic_cast<TeeListener*>(tee->second());
+    recorded.merge(*dynamic_cast<SharedAccessRecorder*>(recorders->first()));
+    global.merge(std::move(*dynamic_cast<GlobalAccessRecorder*>(recorders->second())));
     l = tee->take_first();  // build_kernel_report reads CostListeners
   }
   FixReport report;
@@ -74,6 +79,15 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
   const auto before = wavefronts_by_region(arch, *first, scale);
   report.shared_bytes_before = first->shared_bytes;  // static, aligned, plus dynamic
   const std::uint64_t threads = in.launch.block.count();
+  const int regs = in.registers_per_thread;
+  report.registers_per_thread = regs;
+  report.registers_note = in.registers_note;
+  report.global_blocks_recorded = global.blocks_recorded();
+  report.blocks_run = first->blocks_run;
+  const double global_scale = global.blocks_recorded() == 0 ? 0.0
+                                                              : static_cast<double>(in.blocks_total) /
+                                                                    static_cast<double>(global.blocks_recorded());
+  report.global = advise_global(arch, in.module, global.instructions(), first->regions, global_scale);
 
   // 2. Search each array that loses wavefronts to conflicts.
   std::vector<RegionRemap> remaps;
@@ -90,17 +104,19 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
     fix.before = it->second.total;
     fix.ideal = it->second.ideal;
     fix.search = search_layouts(arch, r, list, in.keep);
-    fix.occupancy_before = occupancy(arch, report.shared_bytes_before, threads);
+    fix.occupancy_before = occupancy(arch, report.shared_bytes_before, threads, regs);
     fix.occupancy_after = fix.occupancy_before;
     if (!fix.search.best.empty()) {
       fix.chosen = fix.search.best.front();
       remaps.push_back(RegionRemap{r.base, r.size, fix.chosen->layout});
-      fix.occupancy_after = occupancy(arch, report.shared_bytes_before + fix.chosen->extra_bytes, threads);
+      fix.occupancy_after = occupancy(arch, report.shared_bytes_before + fix.chosen->extra_bytes, threads, regs);
       report.shared_bytes_after += fix.chosen->extra_bytes;
     }
     report.arrays.push_back(std::move(fix));
   }
   report.shared_bytes_after += report.shared_bytes_before;
+  report.occupancy_before = occupancy(arch, report.shared_bytes_before, threads, regs);
+  report.occupancy_after = occupancy(arch, report.shared_bytes_after, threads, regs);
 
   // 3. Proof: the whole kernel again, every chosen layout applied before pricing.
   auto second = in.run([&arch, plan, &remaps] {

@@ -1,5 +1,6 @@
 // layout_fix.h: `warpscope fix` as a library call: run the kernel once recording every
-// shared access, search layouts for each array with excess wavefronts, then run the whole
+// shared and global access, search layouts for each array with excess wavefronts, price the
+// global changes of every uncoalesced instruction (global_advice.h), then run the whole
 // kernel again with the chosen layouts applied to the addresses (RemapListener) and report
 // that second run. The "after" figures are measured on that run, never computed.
 //
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "analysis/fusion_plan.h"
+#include "analysis/global_advice.h"
 #include "analysis/kernel_report.h"
 #include "analysis/layout_search.h"
 #include "analysis/occupancy.h"
@@ -48,6 +50,15 @@ struct FixReport {
   std::vector<ArrayFix> arrays;
   std::uint64_t shared_bytes_before = 0;  // per block, static and dynamic
   std::uint64_t shared_bytes_after = 0;
+  // The kernel's occupancy as written and with every chosen layout; registers from ptxas -v
+  // (FixInputs::registers_per_thread), 0 when not counted.
+  Occupancy occupancy_before, occupancy_after;
+  int registers_per_thread = 0;
+  std::string registers_note;  // where the count came from, or why there is none
+  // Global instructions with sectors beyond the ideal, and what would help (global_advice.h).
+  std::vector<GlobalAdvice> global;
+  std::uint64_t global_blocks_recorded = 0;  // of blocks_run: the advice is scaled from these
+  std::uint64_t blocks_run = 0;
 };
 
 // "tile" from "_ZZ19transpose_tiled_f32E4tile"; other names as they are.
@@ -63,6 +74,8 @@ struct FixInputs {
   KernelRunner run;
   SourceLines source_lines;
   std::size_t keep = 5;  // candidates reported per array
+  int registers_per_thread = 0;  // from ptxas -v; 0: not counted
+  std::string registers_note;
 };
 
 Expected<FixReport> fix_kernel(const FixInputs& in);

@@ -22,9 +22,11 @@ std::uint64_t element_bytes(const std::vector<RecordedAccess>& accesses) {
 std::vector<layout::Layout> candidate_layouts(std::uint64_t size, std::uint64_t elem) {
   std::vector<layout::Layout> out;
   if (elem == 0 || !std::has_single_bit(elem)) return out;
+  // Every row pitch of whole elements that divides the array: powers of two, and the others
+  // (float tile[24][24] has 96-byte rows, a 18x18 halo tile 72-byte ones).
   std::vector<std::uint64_t> rows;
-  for (std::uint64_t r = std::max<std::uint64_t>(32, elem); r <= 1024 && r <= size / 2; r *= 2)
-    if (size % r == 0) rows.push_back(r);
+  for (std::uint64_t r = std::max<std::uint64_t>(32, 2 * elem); r <= 1024 && r <= size / 2; r += elem)
+    if (r % elem == 0 && size % r == 0) rows.push_back(r);
   for (std::uint64_t r : rows)
     for (std::uint64_t p = 1; p <= 8 && p * elem <= 128; ++p) out.push_back(layout::Padding{r, p * elem});
   const int m0 = std::countr_zero(elem);

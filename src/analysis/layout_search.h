@@ -15,8 +15,11 @@
 // wavefronts because it needs no extra bytes.
 //
 // Candidates, for an array of `size` bytes whose smallest access is `elem` bytes:
-//   rows      power-of-two pitches R, max(32, elem) <= R <= min(1024, size / 2), R | size
-//             (the access strides are not needed: every plausible pitch is tried)
+//   rows      every pitch R of whole elements, max(32, 2 * elem) <= R <= min(1024, size / 2),
+//             R | size, powers of two or not (tile[24][24]: 96 B); the access strides are not
+//             needed: every plausible pitch is tried
+//             (swizzles need no row: each is kept only where it is a bijection on the array,
+//             size a multiple of 2^(M+B), which holds for 24x24 floats up to M + B = 8)
 //   padding   each R, + p elements, p = 1..8 with p * elem <= 128
 //   swizzle   every Swizzle<B,M,S> on bytes with M >= log2(elem), M + B <= 7 (the XOR lands
 //             in the bank bits), S >= B, that fits the array (layout::swizzle_fits);

@@ -2,6 +2,8 @@
 // the remapping of addresses, the recorder's counting, and occupancy.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "analysis/layout_fix.h"
 #include "analysis/layout_search.h"
 #include "analysis/occupancy.h"
@@ -88,6 +90,50 @@ TEST(LayoutSearch, CandidatesIncludeTheTmaModesAndSkip_SwizzlesThatDoNotFit) {
     }
   EXPECT_EQ(tma, 3);
   EXPECT_TRUE(candidate_layouts(4096, 12).empty());  // not a power of two: no candidates
+}
+
+// float tile[24][24] (96-byte rows, 2304 B): rows written by 24 lanes, columns read by 24.
+// A column's words 24 r + c fall in 4 banks, 6 rows each: 6 wavefronts (ideal 1).
+TEST(LayoutSearch, RowsThatAreNotPowersOfTwoGetPaddingAndOnlyBijectiveSwizzles) {
+  const emu::Region tile{"tile", model::Space::Shared, 0, 2304};
+  std::vector<RecordedAccess> accesses;
+  for (std::uint64_t i = 0; i < 24; ++i) {
+    auto row = access(model::MemOp::SharedStore, 4, i * 96, 4);
+    auto column = access(model::MemOp::SharedLoad, 4, i * 4, 96);
+    row.mask = column.mask = 0x00ffffffu;
+    accesses.push_back({1, row, 1});
+    accesses.push_back({2, column, 1});
+  }
+  const ArraySearch s = search_layouts(sm90(), tile, accesses, 8);
+  EXPECT_EQ(s.before, 24u * 1 + 24u * 6);
+  EXPECT_EQ(s.ideal, 48u);
+  ASSERT_FALSE(s.best.empty());
+  EXPECT_EQ(s.best[0].wavefronts, 48u) << layout::describe(s.best[0].layout);
+  // float tile[24][25] is among the candidates, and conflict-free.
+  const layout::Layout pad96 = layout::Padding{96, 4};
+  bool tried = false;
+  for (const layout::Layout& l : candidate_layouts(2304, 4))
+    if (const auto* p = std::get_if<layout::Padding>(&l); p != nullptr && p->row_bytes == 96 && p->pad_bytes == 4)
+      tried = true;
+  EXPECT_TRUE(tried);
+  EXPECT_EQ(price_under(sm90(), tile, accesses, pad96, 4), 48u);
+  // Every swizzle tried is a bijection on the 576 elements; 48 x 48 floats get 192-byte rows.
+  for (const layout::Layout& l : candidate_layouts(2304, 4)) {
+    if (!std::holds_alternative<layout::Swizzle>(l)) continue;
+    std::vector<bool> hit(576, false);
+    for (std::uint64_t e = 0; e < 576; ++e) {
+      const std::uint64_t to = layout::apply(l, e * 4);
+      ASSERT_LT(to, 2304u) << layout::describe(l);
+      ASSERT_EQ(to % 4, 0u);
+      hit[to / 4] = true;
+    }
+    EXPECT_EQ(std::count(hit.begin(), hit.end(), true), 576) << layout::describe(l);
+  }
+  bool pad192 = false;
+  for (const layout::Layout& l : candidate_layouts(48 * 48 * 4, 4))
+    if (const auto* p = std::get_if<layout::Padding>(&l); p != nullptr && p->row_bytes == 192 && p->pad_bytes == 4)
+      pad192 = true;
+  EXPECT_TRUE(pad192) << "float tile[48][49]";
 }
 
 TEST(RemapListener, MovesOnlyTheArraysLanesByTheirOriginalAddresses) {

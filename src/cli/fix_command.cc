@@ -6,6 +6,8 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "analysis/fusion_plan.h"
@@ -14,6 +16,7 @@
 #include "cli/kernel_input.h"
 #include "cli/launch_options.h"
 #include "cli/progress_bar.h"
+#include "cli/sass_tools.h"
 #include "emu/launch.h"
 #include "report/fix_report.h"
 #include "report/html_writer.h"
@@ -27,7 +30,17 @@ struct FixOptions {
   bool json = false;
   std::string html;
   int keep = 5;
+  int registers = 0;  // --registers: given, instead of asking ptxas -v
 };
+
+// Registers per thread: --registers, else `ptxas -v` unless --no-sass keeps the tools out.
+std::pair<int, std::string> registers_of(const FixOptions& o, const PreparedLaunch& p) {
+  if (o.registers > 0) return {o.registers, "--registers"};
+  if (o.launch.no_sass) return {0, "--no-sass: ptxas not run"};
+  auto n = ptxas_registers(p.ptx.text, o.launch.arch, p.kernel_name);
+  if (!n) return {0, n.error().message.substr(0, n.error().message.find('\n'))};
+  return {*n, "ptxas -v"};
+}
 
 int fail(CommandContext& ctx, const Error& e) {
   ctx.err << "warpscope: " << e.render() << "\n";
@@ -58,7 +71,8 @@ int run_fix(const FixOptions& o, CommandContext& ctx) {
   const std::string dir = p.ptx.source_dir;
   analysis::FixInputs inputs{p.module, p.kernel_name, p.launch, p.blocks_total, *p.arch, plan_ptr, runner,
                              [&dir](const std::string& path) { return read_source_lines(path, dir); },
-                             static_cast<std::size_t>(std::max(1, o.keep))};
+                             static_cast<std::size_t>(std::max(1, o.keep)), 0, ""};
+  std::tie(inputs.registers_per_thread, inputs.registers_note) = registers_of(o, p);
   auto report = analysis::fix_kernel(inputs);
   if (!report) return fail(ctx, report.error());
   for (analysis::KernelReport* k : {&report->before, &report->after}) p.stamp(*k);
@@ -86,6 +100,9 @@ void add_fix_command(CLI::App& app, CommandContext& ctx) {
   sub->add_flag("--json", o->json, "print the result as JSON");
   sub->add_option("--html", o->html, "also write the first run's report as an HTML page, with the chosen layouts")
       ->type_name("FILE");
+  sub->add_option("--registers", o->registers,
+                  "registers per thread for occupancy (default: ptxas -v when ptxas is found and --no-sass is not given)")
+      ->check(CLI::Range(1, 255));
   sub->callback([o, &ctx] { ctx.exit_code = run_fix(*o, ctx); });
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/sass_tools.h"
 
 namespace warpscope::cli {
 namespace {
@@ -82,6 +83,74 @@ TEST(FixCommand, HtmlShowsTheChosenLayoutUnderTheConflictedAccesses) {
   EXPECT_NE(s.find("270336 &#8594; 16384 shared wavefronts (ideal 16384), measured by re-running the kernel"),
             std::string::npos);
   EXPECT_NE(s.find("<span class=\"deg\">32-way</span>"), std::string::npos);  // the first run is drawn
+}
+
+const std::string kNaive = std::string(WARPSCOPE_SOURCE_DIR) + "/examples/transpose_naive.ptx";
+const std::string kAos = std::string(WARPSCOPE_SOURCE_DIR) + "/examples/aos_soa.ptx";
+
+TEST(FixCommand, NaiveTransposeGetsStagingAdviceForItsColumnWrite) {
+  const CliRun r = run({"fix", kNaive.c_str(), "--kernel", "transpose_naive_f32", "--grid", "16,16", "--block", "32,8",
+                        "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512", "--no-sass", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["arrays"].empty());
+  EXPECT_EQ(j["kernel_after"]["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_st"].get<long long>(), 262144);
+  ASSERT_EQ(j["global"].size(), 1u) << j["global"].dump(1);  // the row-wise read is coalesced
+  const auto& g = j["global"][0];
+  EXPECT_EQ(g["instruction"], "st.global.f32");
+  EXPECT_EQ(g["file"].get<std::string>().substr(g["file"].get<std::string>().rfind('/') + 1), "transpose_naive.cu");
+  EXPECT_EQ(g["line"], 19);
+  EXPECT_EQ(g["pcs"].size(), 4u);  // the unrolled loop: four stores on one line
+  EXPECT_EQ(g["before"]["sectors"], 262144);
+  EXPECT_EQ(g["before"]["ideal"], 32768);
+  EXPECT_EQ(g["before"]["requests"], 8192);
+  ASSERT_GE(g["suggestions"].size(), 1u);
+  const auto& s = g["suggestions"][0];
+  EXPECT_EQ(s["change"], "stage through shared memory");
+  // A block's 32 rows of 32 floats, each row one 4-sector warp store: what transpose_tiled does.
+  EXPECT_EQ(s["sectors"], 32768);
+  EXPECT_EQ(s["requests"], 8192);
+  EXPECT_EQ(s["saved"], 262144 - 32768);
+  EXPECT_NE(s["detail"].get<std::string>().find("tile[32][33]"), std::string::npos);
+  EXPECT_EQ(j["occupancy"]["registers_per_thread"], 0);
+  EXPECT_NE(j["occupancy"]["registers_note"].get<std::string>().find("--no-sass"), std::string::npos);
+}
+
+TEST(FixCommand, AosGetsSoaAdviceAndRegistersBindOccupancy) {
+  const CliRun r = run({"fix", kAos.c_str(), "--kernel", "aos_scale", "--grid", "256", "--block", "256", "--arg",
+                        "buf:786432", "--arg", "i32:65536", "--arg", "f32:1.5", "--no-sass", "--registers", "40"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Lanes 12 B apart: 12 sectors per warp; one array per field: 4.
+  EXPECT_NE(r.out.find("aos_soa.cu:18  ld.global.f32: 24576 sectors (ideal 8192), 2048 requests\n"
+                       "    AoS to SoA: 24576 -> 8192 sectors, 2048 -> 2048 requests, saves 16384"),
+            std::string::npos)
+      << r.out;
+  // 40 registers: 1280 per warp, 12 warps per sub-partition, 48 per SM: 6 blocks of 8 warps.
+  EXPECT_NE(r.out.find("occupancy: 6 blocks (48 warps) per SM before and after, limited by registers; 40 registers "
+                       "per thread (--registers)"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(FixCommand, RegistersOutOfRangeAreAUsageError) {
+  const CliRun r = run({"fix", kAos.c_str(), "--kernel", "aos_scale", "--registers", "300", "--no-sass"});
+  EXPECT_NE(r.status, 0);
+}
+
+TEST(SassTools, ParsesRegistersOfTheNamedEntry) {
+  const std::string out =
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function 'transpose_naive_f64' for 'sm_90'\n"
+      "ptxas info    : Function properties for transpose_naive_f64\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 22 registers, used 0 barriers\n"
+      "ptxas info    : Compiling entry function 'transpose_naive_f32' for 'sm_90'\n"
+      "ptxas info    : Function properties for transpose_naive_f32\n"
+      "ptxas info    : Used 20 registers, used 0 barriers\n";
+  EXPECT_EQ(parse_ptxas_registers(out, "transpose_naive_f32"), 20);
+  EXPECT_EQ(parse_ptxas_registers(out, "transpose_naive_f64"), 22);
+  EXPECT_EQ(parse_ptxas_registers(out, "transpose_naive"), std::nullopt);
+  EXPECT_EQ(parse_ptxas_registers("ptxas info    : Compiling entry function 'k' for 'sm_90'\n", "k"), std::nullopt);
 }
 
 TEST(FixCommand, BadKernelIsAnError) {

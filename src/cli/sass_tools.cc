@@ -50,18 +50,23 @@ std::string find_nvdisasm() {
   return fs::exists(path) ? path : std::string();
 }
 
+std::string find_ptxas() {
+  if (auto p = find_on_path("ptxas"); !p.empty()) return p;
+  return fs::exists("/usr/local/cuda/bin/ptxas") ? "/usr/local/cuda/bin/ptxas" : std::string();
+}
+
 }  // namespace
 
 // Listings are cached by the PTX's text and the target (nvdisasm alone takes most of a
 // second): $XDG_CACHE_HOME/warpscope or ~/.cache/warpscope, <fnv1a-64>.sass.
-fs::path cache_path(const std::string& ptx_text, const std::string& arch) {
+fs::path cache_path(const std::string& ptx_text, const std::string& arch, const char* extension = ".sass") {
   std::uint64_t h = 1469598103934665603ull;
   for (unsigned char c : arch + '\n' + ptx_text) h = (h ^ c) * 1099511628211ull;
   const char* xdg = std::getenv("XDG_CACHE_HOME");
   const char* home = std::getenv("HOME");
   const fs::path root = xdg && *xdg ? fs::path(xdg) : home && *home ? fs::path(home) / ".cache" : fs::temp_directory_path();
-  char name[32];
-  std::snprintf(name, sizeof name, "%016llx.sass", static_cast<unsigned long long>(h));
+  char name[40];
+  std::snprintf(name, sizeof name, "%016llx%s", static_cast<unsigned long long>(h), extension);
   return root / "warpscope" / name;
 }
 
@@ -72,9 +77,7 @@ Expected<std::string> disassemble_ptx(const std::string& ptx_text, const std::st
     s << in.rdbuf();
     if (!s.str().empty()) return s.str();
   }
-  const std::string ptxas = find_on_path("ptxas").empty() && fs::exists("/usr/local/cuda/bin/ptxas")
-                                ? "/usr/local/cuda/bin/ptxas"
-                                : find_on_path("ptxas");
+  const std::string ptxas = find_ptxas();
   if (ptxas.empty()) return make_error("ptxas is not on PATH");
   static const std::string nvdisasm = find_nvdisasm();
   if (nvdisasm.empty()) return make_error("nvdisasm was not found (pip install nvidia-cuda-nvdisasm)");
@@ -91,6 +94,50 @@ Expected<std::string> disassemble_ptx(const std::string& ptx_text, const std::st
     std::ofstream(cached) << *listing;
   }
   return listing;
+}
+
+std::optional<int> parse_ptxas_registers(const std::string& output, const std::string& kernel) {
+  const std::string entry = "Compiling entry function '" + kernel + "'";
+  std::size_t at = output.find(entry);
+  if (at == std::string::npos) return std::nullopt;
+  const std::size_t next = output.find("Compiling entry function '", at + entry.size());
+  const std::size_t used = output.find("Used ", at);
+  if (used == std::string::npos || used > next) return std::nullopt;
+  std::size_t end = used + 5;
+  int n = 0;
+  bool digits = false;
+  for (; end < output.size() && output[end] >= '0' && output[end] <= '9'; ++end, digits = true)
+    n = n * 10 + (output[end] - '0');
+  if (!digits || output.compare(end, 10, " registers") != 0) return std::nullopt;
+  return n;
+}
+
+Expected<int> ptxas_registers(const std::string& ptx_text, const std::string& arch, const std::string& kernel) {
+  const fs::path cached = cache_path(ptx_text, arch, ".ptxas-v");
+  std::string output;
+  if (std::ifstream in(cached); in) {
+    std::ostringstream s;
+    s << in.rdbuf();
+    output = s.str();
+  }
+  if (output.empty()) {
+    const std::string ptxas = find_ptxas();
+    if (ptxas.empty()) return make_error("ptxas is not on PATH");
+    const fs::path dir = fs::temp_directory_path() / ("warpscope-regs-" + std::to_string(::getpid()));
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const fs::path ptx = dir / "kernel.ptx", cubin = dir / "kernel.cubin";
+    std::ofstream(ptx) << ptx_text;
+    auto compiled = capture(ptxas + " -v -arch=" + arch + " -o " + cubin.string() + " " + ptx.string());
+    fs::remove_all(dir, ec);
+    if (!compiled) return compiled.error();
+    output = *compiled;
+    fs::create_directories(cached.parent_path(), ec);
+    std::ofstream(cached) << output;
+  }
+  auto n = parse_ptxas_registers(output, kernel);
+  if (!n) return make_error("ptxas -v did not report registers for '" + kernel + "'");
+  return *n;
 }
 
 }  // namespace warpscope::cli

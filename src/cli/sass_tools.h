@@ -4,6 +4,7 @@
 // (the PyPI package nvidia-cuda-nvdisasm, which `make deps` installs).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "support/expected.h"
@@ -13,5 +14,15 @@ namespace warpscope::cli {
 // The listing of `nvdisasm -c -gi` for `ptx_text` compiled by `ptxas -arch=ARCH -lineinfo`,
 // or an error saying which tool is missing or failed.
 Expected<std::string> disassemble_ptx(const std::string& ptx_text, const std::string& arch);
+
+// Registers per thread of entry `kernel` from `ptxas -v` output:
+//   ptxas info    : Compiling entry function 'transpose_naive_f32' for 'sm_90'
+//   ptxas info    : Function properties for transpose_naive_f32
+//   ptxas info    : Used 20 registers, used 0 barriers
+// Empty when the kernel or its "Used N registers" line is missing.
+std::optional<int> parse_ptxas_registers(const std::string& output, const std::string& kernel);
+
+// Runs `ptxas -v -arch=ARCH` on the PTX (cached like the listings) and parses the count.
+Expected<int> ptxas_registers(const std::string& ptx_text, const std::string& arch, const std::string& kernel);
 
 }  // namespace warpscope::cli

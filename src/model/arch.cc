@@ -34,6 +34,10 @@ std::vector<Arch> make_archs() {
   sm90.max_warps_per_sm = 64;
   sm90.max_blocks_per_sm = 32;
   sm90.registers_per_sm = 65536;
+  sm90.registers_per_block = 65536;
+  sm90.max_registers_per_thread = 255;
+  sm90.register_alloc_unit = 256;
+  sm90.register_sub_partitions = 4;
   sm90.shared_carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
   return {sm90};
 }

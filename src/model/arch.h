@@ -56,6 +56,10 @@ struct Arch {
   int max_warps_per_sm = 0;
   int max_blocks_per_sm = 0;
   int registers_per_sm = 0;
+  int registers_per_block = 0;
+  int max_registers_per_thread = 0;
+  int register_alloc_unit = 0;      // registers per warp are rounded up to this
+  int register_sub_partitions = 0;  // the register file is split this many ways; a warp lives in one
   std::vector<int> shared_carveouts_kib;  // the carveout sizes the driver can pick
 };
 

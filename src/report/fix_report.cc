@@ -13,8 +13,73 @@ namespace {
 layout::ArrayShape shape_of(const analysis::ArrayFix& a) { return {a.name, a.search.elem_bytes, a.size}; }
 
 nlohmann::json occupancy_json(const analysis::Occupancy& o) {
+  nlohmann::json limits{{"warps", o.by_warps}, {"blocks", o.by_blocks}, {"shared_memory", o.by_shared}};
+  if (o.by_registers >= 0) limits["registers"] = o.by_registers;
   return {{"blocks_per_sm", o.blocks_per_sm}, {"warps_per_sm", o.warps_per_sm},
-          {"shared_per_block", o.shared_per_block}, {"limited_by", o.limited_by}};
+          {"shared_per_block", o.shared_per_block}, {"limited_by", o.limited_by},
+          {"registers_per_thread", o.registers_per_thread}, {"blocks_by_limit", std::move(limits)}};
+}
+
+std::string registers_text(const analysis::FixReport& r) {
+  if (r.registers_per_thread <= 0)
+    return "registers not counted" + (r.registers_note.empty() ? std::string() : " (" + r.registers_note + ")");
+  return std::to_string(r.registers_per_thread) + " registers per thread" +
+         (r.registers_note.empty() ? std::string() : " (" + r.registers_note + ")");
+}
+
+std::string kernel_occupancy_text(const analysis::FixReport& r) {
+  const auto& b = r.occupancy_before;
+  const auto& f = r.occupancy_after;
+  std::ostringstream s;
+  s << "occupancy: ";
+  if (b.blocks_per_sm == f.blocks_per_sm && b.limited_by == f.limited_by)
+    s << b.blocks_per_sm << " blocks (" << b.warps_per_sm << " warps) per SM before and after, limited by "
+      << b.limited_by;
+  else
+    s << b.blocks_per_sm << " blocks (" << b.warps_per_sm << " warps) per SM, limited by " << b.limited_by << " -> "
+      << f.blocks_per_sm << " (" << f.warps_per_sm << " warps), limited by " << f.limited_by;
+  s << "; " << registers_text(r) << "\n";
+  return s.str();
+}
+
+nlohmann::json price_json(const analysis::GlobalPrice& p) {
+  return {{"sectors", p.sectors}, {"requests", p.requests}, {"ideal", p.ideal}};
+}
+
+nlohmann::json global_json(const std::vector<analysis::GlobalAdvice>& advice) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const analysis::GlobalAdvice& a : advice) {
+    nlohmann::json suggestions = nlohmann::json::array();
+    for (const analysis::GlobalChange& c : a.suggestions)
+      suggestions.push_back({{"change", c.change}, {"sectors", c.after.sectors}, {"requests", c.after.requests},
+                             {"saved", c.saved()}, {"before", price_json(c.before)}, {"detail", c.detail}});
+    out.push_back({{"file", a.file}, {"line", a.line}, {"pc", a.pc}, {"pcs", a.pcs}, {"instruction", a.instruction},
+                   {"before", price_json(a.before)}, {"suggestions", std::move(suggestions)}});
+  }
+  return out;
+}
+
+void global_text(std::ostringstream& s, const analysis::FixReport& r) {
+  const std::vector<analysis::GlobalAdvice>& advice = r.global;
+  if (r.global_blocks_recorded < r.blocks_run)
+    s << "\n(global accesses recorded for " << r.global_blocks_recorded << " of " << r.blocks_run
+      << " blocks run, to bound memory; the figures below are scaled to the grid)";
+  if (advice.empty()) {
+    s << "\nglobal memory: every instruction moves its ideal sectors\n";
+    return;
+  }
+  s << "\nglobal memory (uncoalesced instructions; each change re-priced on every recorded access):\n";
+  for (const analysis::GlobalAdvice& a : advice) {
+    s << "  " << (a.file.empty() ? "ptx" : a.file.substr(a.file.find_last_of('/') + 1)) << ":" << a.line << "  "
+      << a.instruction << (a.pcs.size() > 1 ? " x" + std::to_string(a.pcs.size()) : std::string()) << ": "
+      << a.before.sectors << " sectors (ideal " << a.before.ideal << "), "
+      << a.before.requests << " requests\n";
+    if (a.suggestions.empty()) s << "    no change found that saves sectors\n";
+    for (const analysis::GlobalChange& c : a.suggestions)
+      s << "    " << c.change << ": " << c.before.sectors << " -> " << c.after.sectors << " sectors, "
+        << c.before.requests << " -> " << c.after.requests << " requests, saves " << c.saved() << "\n"
+        << "      " << c.detail << "\n";
+  }
 }
 
 std::string occupancy_text(const analysis::ArrayFix& a) {
@@ -56,7 +121,10 @@ nlohmann::json fix_json(const analysis::FixReport& r) {
     j["recorded_before"] = a.search.before;
     arrays.push_back(std::move(j));
   }
-  return {{"kernel", r.after.kernel}, {"arrays", std::move(arrays)},
+  return {{"kernel", r.after.kernel}, {"arrays", std::move(arrays)}, {"global", global_json(r.global)},
+          {"global_blocks_recorded", r.global_blocks_recorded},
+          {"occupancy", {{"before", occupancy_json(r.occupancy_before)}, {"after", occupancy_json(r.occupancy_after)},
+                         {"registers_per_thread", r.registers_per_thread}, {"registers_note", r.registers_note}}},
           {"shared_bytes_per_block", {{"before", r.shared_bytes_before}, {"after", r.shared_bytes_after}}},
           {"kernel_before", kernel_json(r.before)}, {"kernel_after", kernel_json(r.after)}};
 }
@@ -64,7 +132,8 @@ nlohmann::json fix_json(const analysis::FixReport& r) {
 std::string fix_text(const analysis::FixReport& r) {
   std::ostringstream s;
   s << "warpscope fix: " << r.after.kernel << " (" << r.after.priced_from << ")\n";
-  if (r.arrays.empty()) s << "no shared array has bank conflicts: nothing to fix\n";
+  s << kernel_occupancy_text(r);
+  if (r.arrays.empty()) s << "no shared array has bank conflicts: no layout to change\n";
   for (const analysis::ArrayFix& a : r.arrays) {
     s << "\n" << a.name << " (" << a.size << " B, " << a.search.elem_bytes << "-byte elements): " << a.before
       << " -> " << a.after << " shared wavefronts (ideal " << a.ideal << "), after measured by re-running the kernel\n";
@@ -82,6 +151,7 @@ std::string fix_text(const analysis::FixReport& r) {
       s << "    " << c.wavefronts << "  +" << c.extra_bytes << " B  arith " << c.arithmetic << "  "
         << layout::describe(c.layout) << ": " << layout::layout_code(c.layout, shape_of(a)) << "\n";
   }
+  global_text(s, r);
   s << "\nkernel after (all chosen layouts applied):\n";
   auto value = [](const analysis::Metrics& m, const std::string& name) {
     auto it = m.find(name);
