@@ -4,17 +4,6 @@
 
 namespace warpscope::model {
 
-int width_index(int width_bytes) {
-  switch (width_bytes) {
-    case 1: return 0;
-    case 2: return 1;
-    case 4: return 2;
-    case 8: return 3;
-    case 16: return 4;
-    default: return -1;
-  }
-}
-
 namespace {
 
 std::vector<Arch> make_archs() {

@@ -31,7 +31,17 @@ namespace warpscope::model {
 inline constexpr int kWarpSize = 32;
 
 // Index into per-width tables: 1->0, 2->1, 4->2, 8->3, 16->4; -1 if not a supported width.
-int width_index(int width_bytes);
+// (Inline: the cost model asks on every access.)
+constexpr int width_index(int width_bytes) {
+  switch (width_bytes) {
+    case 1: return 0;
+    case 2: return 1;
+    case 4: return 2;
+    case 8: return 3;
+    case 16: return 4;
+    default: return -1;
+  }
+}
 
 struct Arch {
   std::string name;         // "sm_90"

@@ -142,13 +142,27 @@ __attribute__((target("avx2"))) inline void store_halves(std::uint64_t* to, __m2
   _mm_store_si128(reinterpret_cast<__m128i*>(to + 2), _mm256_extracti128_si256(v, 1));
 }
 
+// Lanes j..j+3's addresses, an inactive lane's replaced by an active one's (`fill`).
+__attribute__((target("avx2"))) inline __m256i four_lanes(const std::uint64_t* addr, int j, std::uint32_t mask,
+                                                           std::uint32_t all, __m256i fill) {
+  const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + j));
+  if (mask == all) return a;
+  const __m256i lane_bit = _mm256_set_epi64x(8, 4, 2, 1);
+  const __m256i active = _mm256_and_si256(_mm256_set1_epi64x((mask >> j) & 0xfu), lane_bit);
+  return _mm256_blendv_epi8(fill, a, _mm256_cmpeq_epi64(active, lane_bit));
+}
+
+// Each lane's bank set: (address / 4 / words per lane) % sets.
+template <int kShift>
+__attribute__((target("avx2"))) inline __m256i set_of(__m256i a) {
+  return _mm256_and_si256(_mm256_srli_epi64(a, 2 + kShift), _mm256_set1_epi64x((32 >> kShift) - 1));
+}
+
 template <int kLanes, int kWordsPerLane>
 struct Avx2 {
   __attribute__((target("avx2,popcnt"))) static std::uint32_t run(const std::uint64_t* address, int lanes,
                                                                    std::uint32_t warp_mask, BankSetLoad* out) {
     constexpr int kShift = kWordsPerLane == 4 ? 2 : kWordsPerLane - 1;
-    const __m256i lane_bit = _mm256_set_epi64x(8, 4, 2, 1);
-    const __m256i set_mask = _mm256_set1_epi64x((32 >> kShift) - 1);
     const __m256i one = _mm256_set1_epi64x(1);
     constexpr std::uint32_t kAll = kLanes == 32 ? 0xffffffffu : (1u << kLanes) - 1u;
     std::uint32_t counted = 0;
@@ -157,33 +171,32 @@ struct Avx2 {
       if (mask == 0) continue;
       const std::uint64_t* addr = address + first;
       const __m256i fill = _mm256_set1_epi64x(static_cast<long long>(addr[__builtin_ctz(mask)]));
+      // First pass: the sets used, one address for all, alignment. Enough for one wavefront.
       __m256i any = _mm256_setzero_si256(), used = _mm256_setzero_si256(), same = _mm256_set1_epi64x(-1);
-      LaneKeys k;
 #pragma GCC unroll 8
       for (int j = 0; j < kLanes; j += 4) {
-        __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + j));
-        if (mask != kAll) {
-          const __m256i active = _mm256_and_si256(_mm256_set1_epi64x((mask >> j) & 0xfu), lane_bit);
-          a = _mm256_blendv_epi8(fill, a, _mm256_cmpeq_epi64(active, lane_bit));
-        }
+        const __m256i a = four_lanes(addr, j, mask, kAll, fill);
         any = _mm256_or_si256(any, a);
         same = _mm256_and_si256(same, _mm256_cmpeq_epi64(a, fill));
-        const __m256i set = _mm256_and_si256(_mm256_srli_epi64(a, 2 + kShift), set_mask);
-        used = _mm256_or_si256(used, _mm256_sllv_epi64(one, set));
-        store_halves(k.set.data() + j, set);
-        store_halves(k.row.data() + j, _mm256_srli_epi64(a, 7));
+        used = _mm256_or_si256(used, _mm256_sllv_epi64(one, set_of<kShift>(a)));
       }
       const auto o = lanes_of(any), u = lanes_of(used);
       // A lane's words must start a bank set (an aligned access).
       if ((((o[0] | o[1] | o[2] | o[3]) >> 2) & static_cast<std::uint64_t>(kWordsPerLane - 1)) != 0) continue;
+      LaneKeys k;
       k.used_sets = static_cast<std::uint32_t>(u[0] | u[1] | u[2] | u[3]);
       k.same_address = _mm256_movemask_pd(_mm256_castsi256_pd(same)) == 0xf;
       BankSetLoad& res = out[g];
       if (!one_wavefront<kWordsPerLane>(k, mask, res)) {
-        // Rows are addresses / 128 < 2^57, so signed 64-bit comparisons order them.
+        // Second pass: each lane's set and row, and the rows' span. Rows are
+        // addresses / 128 < 2^57, so signed 64-bit comparisons order them.
         __m256i lo = _mm256_set1_epi64x(0x7fffffffffffffffLL), hi = _mm256_setzero_si256();
+#pragma GCC unroll 8
         for (int j = 0; j < kLanes; j += 4) {
-          const __m256i row = _mm256_load_si256(reinterpret_cast<const __m256i*>(k.row.data() + j));
+          const __m256i a = four_lanes(addr, j, mask, kAll, fill);
+          const __m256i row = _mm256_srli_epi64(a, 7);
+          store_halves(k.set.data() + j, set_of<kShift>(a));
+          store_halves(k.row.data() + j, row);
           lo = _mm256_blendv_epi8(lo, row, _mm256_cmpgt_epi64(lo, row));
           hi = _mm256_blendv_epi8(hi, row, _mm256_cmpgt_epi64(row, hi));
         }
