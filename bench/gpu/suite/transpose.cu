@@ -83,6 +83,23 @@ __global__ void __launch_bounds__(32 * ROWS)
   }
 }
 
+// Writes output row c0 + oc, columns r0 + orow .. +3, from tile column oc (row pitch W):
+// one float4 store where it fits the matrix and `vec` allows, scalar stores otherwise.
+template <int W, bool STREAM>
+__device__ __forceinline__ void storeTileColumn4(float* __restrict__ out, const float* tile, int rows, int c0,
+                                                 int r0, int oc, int orow, bool vec) {
+  float* dst = &out[size_t(c0 + oc) * rows + r0 + orow];
+  const float* src = &tile[orow * W + oc];
+  if (vec && r0 + orow + 3 < rows) {
+    float4 v = make_float4(src[0], src[W], src[2 * W], src[3 * W]);
+    if (STREAM) __stcs(reinterpret_cast<float4*>(dst), v);
+    else *reinterpret_cast<float4*>(dst) = v;
+  } else {
+    for (int m = 0; m < 4; ++m)
+      if (r0 + orow + m < rows) dst[m] = src[m * W];
+  }
+}
+
 // Vectorized tiled transpose: T x T tile, block (T/4, ROWS). Each thread reads 16-byte float4
 // pieces of input rows and writes float4 pieces of output rows gathered from a tile column, a
 // quarter of the memory instructions of the scalar kernels; (T/ROWS) float4 loads per thread
@@ -120,16 +137,7 @@ __global__ void __launch_bounds__(T / 4 * ROWS)
   for (int j = 0; j < T; j += ROWS) {
     const int oc = ty + j, orow = 4 * tx;  // output row c0 + oc, columns r0 + orow .. +3
     if (c0 + oc >= cols) continue;
-    float* dst = &out[size_t(c0 + oc) * rows + r0 + orow];
-    const float* src = &tile[orow * W + oc];
-    if (vec && r0 + orow + 3 < rows) {
-      float4 v = make_float4(src[0], src[W], src[2 * W], src[3 * W]);
-      if (STREAM) __stcs(reinterpret_cast<float4*>(dst), v);
-      else *reinterpret_cast<float4*>(dst) = v;
-    } else {
-      for (int m = 0; m < 4; ++m)
-        if (r0 + orow + m < rows) dst[m] = src[m * W];
-    }
+    storeTileColumn4<W, STREAM>(out, tile, rows, c0, r0, oc, orow, vec);
   }
 }
 
@@ -242,16 +250,7 @@ __global__ void __launch_bounds__(16 * ROWS)
     for (int j = 0; j < K; ++j) {
       const int oc = ty + j * ROWS, orow = 4 * tx;
       if (c0 + oc >= cols) continue;
-      float* dst = &out[size_t(c0 + oc) * rows + r0 + orow];
-      const float* src = &tile[orow * W + oc];
-      if (vec && r0 + orow + 3 < rows) {
-        float4 v = make_float4(src[0], src[W], src[2 * W], src[3 * W]);
-        if (STREAM) __stcs(reinterpret_cast<float4*>(dst), v);
-        else *reinterpret_cast<float4*>(dst) = v;
-      } else {
-        for (int m = 0; m < 4; ++m)
-          if (r0 + orow + m < rows) dst[m] = src[m * W];
-      }
+      storeTileColumn4<W, STREAM>(out, tile, rows, c0, r0, oc, orow, vec);
     }
     __syncthreads();
   }
