@@ -48,7 +48,7 @@ struct Arch {
   std::string description;  // "Hopper (H100, H200)"
   int banks = 32;
   int bank_bytes = 4;
-  int wavefront_bytes = 128;  // bytes one shared-memory wavefront can deliver
+  int wavefront_bytes = 128;  // bytes one shared-memory wavefront can deliver (a power of two, as bank_bytes)
   // Lanes scheduled together, per access width (see the header comment).
   std::array<int, 5> load_group_lanes{};
   std::array<int, 5> store_group_lanes{};

@@ -129,3 +129,18 @@ TEST(Arch, UnknownArchitectureListsKnownOnes) {
 
 }  // namespace
 }  // namespace warpscope::model
+
+namespace warpscope::model {
+namespace {
+
+// price_shared divides by words per wavefront with a shift: every table must allow it.
+TEST(SharedCost, EveryArchHasPowerOfTwoWavefrontAndBankBytes) {
+  for (const Arch& arch : known_archs()) {
+    EXPECT_EQ(__builtin_popcount(static_cast<unsigned>(arch.wavefront_bytes)), 1) << arch.name;
+    EXPECT_EQ(__builtin_popcount(static_cast<unsigned>(arch.bank_bytes)), 1) << arch.name;
+    EXPECT_GE(arch.wavefront_bytes, arch.bank_bytes) << arch.name;
+  }
+}
+
+}  // namespace
+}  // namespace warpscope::model
