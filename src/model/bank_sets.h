@@ -19,11 +19,12 @@
 
 namespace warpscope::model {
 
+// Every field is set for a counted group (no initializers: the hot path fills arrays of these).
 struct BankSetLoad {
-  int wavefronts = 0;             // the busiest set's distinct rows
-  int distinct_words = 0;         // over all sets, times the words per lane
-  int worst_bank = 0;             // the lowest bank of the lowest busiest set
-  std::uint32_t worst_lanes = 0;  // lanes in that set (only when wavefronts > 1)
+  int wavefronts;             // the busiest set's distinct rows
+  int distinct_words;         // over all sets, times the words per lane
+  int worst_bank;             // the lowest bank of the lowest busiest set
+  std::uint32_t worst_lanes;  // lanes in that set (only when wavefronts > 1)
 };
 
 // Counts each group of `group_lanes` lanes (8, 16 or 32) among the first `lanes` lanes

@@ -132,7 +132,6 @@ SharedCost price_shared(const Arch& arch, const WarpAccess& a) {
   // the ideal below is a shift, not a division on every access.
   const int wavefront_words_log2 = __builtin_ctz(static_cast<unsigned>(arch.wavefront_bytes)) -
                                    __builtin_ctz(static_cast<unsigned>(arch.bank_bytes));
-  thread_local BankTable table;
 
   // The common case, all groups at once (bank_sets.h); the rest the general way.
   std::array<BankSetLoad, kWarpSize / 8> fast;
@@ -151,6 +150,7 @@ SharedCost price_shared(const Arch& arch, const WarpAccess& a) {
       const BankSetLoad& f = fast[static_cast<size_t>(index)];
       g = {f.wavefronts, f.distinct_words, f.worst_bank, f.worst_lanes};
     } else {
+      thread_local BankTable table;  // the general path's scratch (16 KiB: not on the stack)
       g = load_of_group_spread(a, group_mask, words_per_lane, merge, table);
     }
     ++cost.groups;

@@ -20,16 +20,6 @@ constexpr std::array<std::pair<MemOp, std::string_view>, 9> kNames{{
 }};
 }  // namespace
 
-Space space_of(MemOp op) {
-  switch (op) {
-    case MemOp::GlobalLoad:
-    case MemOp::GlobalStore:
-    case MemOp::GlobalReduction:
-    case MemOp::GlobalAtomic: return Space::Global;
-    default: return Space::Shared;
-  }
-}
-
 std::string_view op_name(MemOp op) {
   for (const auto& [o, n] : kNames)
     if (o == op) return n;

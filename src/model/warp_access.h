@@ -42,7 +42,15 @@ struct WarpAccess {
   bool active(int lane) const { return (mask >> lane) & 1u; }
 };
 
-Space space_of(MemOp op);
+constexpr Space space_of(MemOp op) {
+  switch (op) {
+    case MemOp::GlobalLoad:
+    case MemOp::GlobalStore:
+    case MemOp::GlobalReduction:
+    case MemOp::GlobalAtomic: return Space::Global;
+    default: return Space::Shared;
+  }
+}
 std::string_view op_name(MemOp op);                 // "lds", "sts", ...
 std::optional<MemOp> op_from_name(std::string_view name);
 

@@ -92,6 +92,8 @@ Expected<std::vector<MeasuredKernel>> parse_raw_page(std::string_view text, cons
     if (row.cells.size() != header.size())
       return error_at(path, line, "row has " + std::to_string(row.cells.size()) + " cells, the header " +
                                       std::to_string(header.size()));
+    if (!(*id >= 0 && *id < 2147483648.0 && std::floor(*id) == *id))  // NaN too
+      return error_at(path, line, "ID '" + row.cells[0] + "' is not a kernel launch number");
     MeasuredKernel k;
     k.id = static_cast<int>(*id);
     k.name = row.cells[column["Kernel Name"]];

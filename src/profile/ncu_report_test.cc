@@ -72,6 +72,13 @@ TEST(NcuRawPage, TwoLaunchesAndBadInput) {
   auto bad_grid = parse_raw_page("\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\"\n\"0\",\"k\",\"(0, 1, 1)\",\"(1, 1, 1)\"\n", "raw.csv");
   ASSERT_FALSE(bad_grid);
   EXPECT_NE(bad_grid.error().message.find("Grid Size"), std::string::npos);
+  // Found by ncu_csv_fuzz: an ID too large for an int was converted anyway (UB).
+  auto huge_id = parse_raw_page(
+      "\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\"\n\"88888888888888888888888\",\"k\",\"(1, 1, 1)\",\"(1, 1, 1)\"\n",
+      "raw.csv");
+  ASSERT_FALSE(huge_id);
+  EXPECT_EQ(huge_id.error().where.line, 2);
+  EXPECT_NE(huge_id.error().message.find("not a kernel launch number"), std::string::npos);
 }
 
 TEST(NcuSourcePage, PerLineCountersOfOneFile) {
