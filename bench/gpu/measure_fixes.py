@@ -4,7 +4,7 @@ variant rewritten as warpscope suggested (examples/fixes/) and the textbook's ha
 with ncu counters (the launch of examples/launches.txt) and CUDA-event timing of a 64x
 larger launch (ptxlaunch --repeat). Run from the repository root on a GPU machine:
 
-  python3 bench/gpu/measure_fixes.py OUTDIR
+  python3 bench/gpu/measure_fixes.py OUTDIR [PAIR...]   (PAIRs: substrings of the cases to run)
 
 Writes OUTDIR/fixes_h200.json and OUTDIR/fixes_h200.md."""
 import csv
@@ -33,6 +33,8 @@ F4 = "--grid 128 --block 256 --arg buf:524288 --arg buf:524288"
 F4_BIG = "--grid 8192 --block 256 --arg buf:33554432 --arg buf:33554432"
 LM = "--grid 64 --block 128 --arg buf:524288 --arg buf:524288"
 LM_BIG = "--grid 4096 --block 128 --arg buf:33554432 --arg buf:33554432"
+CONV = "--grid 16,16 --block 16,16 --arg buf:262144 --arg buf:262144 --arg i32:256"
+CONV_BIG = "--grid 256,256 --block 16,16 --arg buf:67108864 --arg buf:67108864 --arg i32:4096"
 cases = [
     ("transpose f32", "original", "examples/transpose_tiled.ptx", "transpose_tiled_f32", T, T_BIG),
     ("transpose f32", "warpscope fix (Swizzle<5,0,5>: tile[r][c ^ r])", "examples/transpose_swizzled.ptx", "transpose_swizzled_f32", T, T_BIG),
@@ -47,7 +49,12 @@ cases = [
     ("float4 through shared", "warpscope fix (Swizzle<1,0,3>, TMA 32B)", FIX, "smem_float4_strided_swz", F4, F4_BIG),
     ("ldmatrix tile", "original", "examples/ldmatrix_tile.ptx", "ldmatrix_tile_plain", LM, LM_BIG),
     ("ldmatrix tile", "warpscope fix (Swizzle<3,4,3>, TMA 128B)", "examples/ldmatrix_tile.ptx", "ldmatrix_tile_swizzled", LM, LM_BIG),
+    ("3x3 convolution", "original (tile[18][18])", "examples/conv3x3.ptx", "conv3x3", CONV, CONV_BIG),
+    ("3x3 convolution", "warpscope fix (pad +120 B per 72 B row: tile[18][48])", FIX, "conv3x3_pitch48", CONV, CONV_BIG),
+    ("3x3 convolution", "textbook (pad one column: tile[18][19])", FIX, "conv3x3_pitch19", CONV, CONV_BIG),
 ]
+if len(sys.argv) > 2:
+    cases = [c for c in cases if any(p in c[0] for p in sys.argv[2:])]
 rows = []
 for pair, variant, ptx, kernel, small, big in cases:
     row = {"pair": pair, "variant": variant, "ptx": ptx, "kernel": kernel, "ncu_launch": small, "timed_launch": big}

@@ -5,6 +5,9 @@
 // scan_blelloch_swz: temp[i] -> temp[i ^ ((i >> 5) & 15)]   (Swizzle<4,0,5> on elements)
 // reduce_strided_swz: sdata[i] -> sdata[i ^ ((i >> 5) & 7)] (Swizzle<3,0,5>)
 // smem_float4_strided_swz: tile[i] -> tile[i ^ ((i >> 3) & 1)] (Swizzle<1,0,3>, TMA 32B)
+// conv3x3_pitch48: float tile[18][18] -> float tile[18][48] (pad +120 B per 72 B row): a warp's
+//   two 16-wide rows then sit 48 words = 16 banks apart
+// conv3x3_pitch19: the textbook's one-column pad, for comparison
 // Same work, same results as the originals; only the shared-memory layout differs.
 
 #define N_PER_BLOCK 512
@@ -72,4 +75,53 @@ extern "C" __global__ void smem_float4_strided_swz(float4* out, const float4* in
   int lane = threadIdx.x & 31;
   float4 v = tile[F4(warp_base + (2 * lane) % 32 + (lane >= 16))];
   out[i] = make_float4(v.w, v.z, v.y, v.x);
+}
+
+#define TILE 16
+#define HALO_TILE (TILE + 2)
+#define PITCH 48  // warpscope fix: pad +120 B per 72 B row
+
+__constant__ float c_filter[9] = {0.0625f, 0.125f, 0.0625f,
+                                  0.125f,  0.25f,  0.125f,
+                                  0.0625f, 0.125f, 0.0625f};
+
+extern "C" __global__ void conv3x3_pitch48(float* out, const float* in, int n) {
+  __shared__ float tile[HALO_TILE][PITCH];
+  int tid = threadIdx.y * TILE + threadIdx.x;
+  int origin_x = blockIdx.x * TILE - 1, origin_y = blockIdx.y * TILE - 1;
+  for (int idx = tid; idx < HALO_TILE * HALO_TILE; idx += TILE * TILE) {
+    int r = idx / HALO_TILE, c = idx % HALO_TILE;
+    int gy = min(max(origin_y + r, 0), n - 1);
+    int gx = min(max(origin_x + c, 0), n - 1);
+    tile[r][c] = in[gy * n + gx];
+  }
+  __syncthreads();
+  float acc = 0.0f;
+#pragma unroll
+  for (int dy = 0; dy < 3; ++dy)
+#pragma unroll
+    for (int dx = 0; dx < 3; ++dx)
+      acc += c_filter[dy * 3 + dx] * tile[threadIdx.y + dy][threadIdx.x + dx];
+  out[(blockIdx.y * TILE + threadIdx.y) * n + blockIdx.x * TILE + threadIdx.x] = acc;
+}
+
+// The textbook fix for comparison: one column of padding (tile[18][19]).
+extern "C" __global__ void conv3x3_pitch19(float* out, const float* in, int n) {
+  __shared__ float tile[HALO_TILE][HALO_TILE + 1];
+  int tid = threadIdx.y * TILE + threadIdx.x;
+  int origin_x = blockIdx.x * TILE - 1, origin_y = blockIdx.y * TILE - 1;
+  for (int idx = tid; idx < HALO_TILE * HALO_TILE; idx += TILE * TILE) {
+    int r = idx / HALO_TILE, c = idx % HALO_TILE;
+    int gy = min(max(origin_y + r, 0), n - 1);
+    int gx = min(max(origin_x + c, 0), n - 1);
+    tile[r][c] = in[gy * n + gx];
+  }
+  __syncthreads();
+  float acc = 0.0f;
+#pragma unroll
+  for (int dy = 0; dy < 3; ++dy)
+#pragma unroll
+    for (int dx = 0; dx < 3; ++dx)
+      acc += c_filter[dy * 3 + dx] * tile[threadIdx.y + dy][threadIdx.x + dx];
+  out[(blockIdx.y * TILE + threadIdx.y) * n + blockIdx.x * TILE + threadIdx.x] = acc;
 }
