@@ -2,18 +2,22 @@
 #include "analysis/global_access_recorder.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace warpscope::analysis {
 
 void GlobalAccessRecorder::on_block_begin(const emu::BlockEvent&) {
   seq_.clear();
-  recording_ = executions_ < max_;
+  const std::size_t total = shared_->fetch_add(unshared_, std::memory_order_relaxed) + unshared_;
+  unshared_ = 0;
+  recording_ = total < max_;
   blocks_ += recording_;
 }
 
 void GlobalAccessRecorder::on_access(const emu::AccessEvent& e) {
   if (!recording_ || e.access.mask == 0 || model::space_of(e.access.op) != model::Space::Global) return;
   ++executions_;
+  ++unshared_;
   GlobalInstruction& inst = by_pc_[e.pc];
   inst.pc = e.pc;
   inst.instruction = e.instruction;
@@ -29,7 +33,8 @@ void GlobalAccessRecorder::merge(GlobalAccessRecorder&& other) {
     GlobalInstruction& mine = by_pc_[pc];
     mine.pc = pc;
     mine.instruction = inst.instruction;
-    mine.executions.insert(mine.executions.end(), inst.executions.begin(), inst.executions.end());
+    mine.executions.insert(mine.executions.end(), std::make_move_iterator(inst.executions.begin()),
+                           std::make_move_iterator(inst.executions.end()));
   }
   other.by_pc_.clear();
   executions_ += other.executions_;

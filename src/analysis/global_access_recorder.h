@@ -11,7 +11,9 @@
 // addresses differ from block to block, so nothing is deduplicated.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -38,7 +40,15 @@ class GlobalAccessRecorder final : public emu::Listener {
  public:
   static constexpr std::size_t kDefaultMaxExecutions = std::size_t{1} << 18;  // about 75 MB
 
-  explicit GlobalAccessRecorder(std::size_t max_executions = kDefaultMaxExecutions) : max_(max_executions) {}
+  // The executions recorded so far by every recorder sharing it: the emulator's workers each
+  // have a recorder, and the budget is for all of them together.
+  using Shared = std::shared_ptr<std::atomic<std::size_t>>;
+  static Shared shared_count() { return std::make_shared<std::atomic<std::size_t>>(0); }
+
+  // Whole blocks are recorded while the shared count is below max_executions (so it may go
+  // over by the blocks the workers have under way).
+  explicit GlobalAccessRecorder(std::size_t max_executions = kDefaultMaxExecutions, Shared count = shared_count())
+      : max_(max_executions), shared_(std::move(count)) {}
   void on_block_begin(const emu::BlockEvent& event) override;
   void on_access(const emu::AccessEvent& event) override;
   void merge(GlobalAccessRecorder&& other);
@@ -49,7 +59,9 @@ class GlobalAccessRecorder final : public emu::Listener {
 
  private:
   std::size_t max_ = kDefaultMaxExecutions;
+  Shared shared_;
   std::size_t executions_ = 0;
+  std::size_t unshared_ = 0;  // recorded since the last block began, not yet added to shared_
   std::uint64_t blocks_ = 0;
   bool recording_ = false;
   std::unordered_map<std::uint32_t, GlobalInstruction> by_pc_;

@@ -208,7 +208,7 @@ std::optional<GlobalChange> staging_change(const model::Arch& arch, const Global
     return cost.shared ? std::pair{cost.shared->wavefronts, cost.shared->ideal_wavefronts} : std::pair{0, 0};
   };
   const auto [plain, ideal] = column_cost(max_run);
-  const auto [padded, padded_ideal] = column_cost(max_run + 1);
+  const int padded = column_cost(max_run + 1).first;
   c.detail = "a block's accesses cover " + num(max_runs) + " rows of up to " + num(max_run) + " x " + num(w) +
              " B: stage them in __shared__ " + type + " tile[" + num(max_runs) + "][" + num(max_run) +
              (pack ? "] and let each warp move the next 32 elements in address order"
@@ -216,7 +216,6 @@ std::optional<GlobalChange> staging_change(const model::Arch& arch, const Global
              "; the tile's column side costs " + std::to_string(plain) +
              " wavefronts per warp (ideal " + std::to_string(ideal) + ") as declared, " + std::to_string(padded) +
              " padded to tile[" + num(max_runs) + "][" + num(max_run + 1) + "]";
-  (void)padded_ideal;
   return c;
 }
 

@@ -190,5 +190,23 @@ TEST(GlobalAccessRecorder, NumbersEachWarpsExecutionsAndTakesWholeBlocksUpToItsB
   EXPECT_EQ(rec.instructions()[0].executions.size(), 4u);
 }
 
+TEST(GlobalAccessRecorder, WorkersShareOneBudget) {
+  const auto count = GlobalAccessRecorder::shared_count();
+  GlobalAccessRecorder a(2, count), b(2, count);
+  emu::AccessEvent e;
+  e.access = strided(model::MemOp::GlobalLoad, 4, 0, 4);
+  e.region = 0;
+  e.pc = 4;
+  a.on_block_begin({});
+  for (int i = 0; i < 3; ++i) a.on_access(e);
+  a.on_block_begin({});  // adds a's 3 to the shared count: over budget
+  b.on_block_begin({});  // b has recorded nothing, but the workers' budget is spent
+  b.on_access(e);
+  EXPECT_EQ(count->load(), 3u);
+  EXPECT_EQ(a.blocks_recorded(), 1u);
+  EXPECT_EQ(b.blocks_recorded(), 0u);
+  EXPECT_TRUE(b.instructions().empty());
+}
+
 }  // namespace
 }  // namespace warpscope::analysis

@@ -58,10 +58,13 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
   const model::Arch& arch = in.arch;
   const FusionPlan* plan = in.plan;
   // 1. The kernel as written: costs, and every shared access recorded.
-  auto first = in.run([&arch, plan] {
+  const auto global_count = GlobalAccessRecorder::shared_count();  // one budget for all workers
+  auto first = in.run([&arch, plan, global_count] {
     return std::make_unique<TeeListener>(
         std::make_unique<CostListener>(arch, plan),
-        std::make_unique<TeeListener>(std::make_unique<SharedAccessRecorder>(), std::make_unique<GlobalAccessRecorder>()));
+        std::make_unique<TeeListener>(std::make_unique<SharedAccessRecorder>(),
+                                      std::make_unique<GlobalAccessRecorder>(
+                                          GlobalAccessRecorder::kDefaultMaxExecutions, global_count)));
   });
   if (!first) return first.error();
   SharedAccessRecorder recorded;
@@ -69,9 +72,10 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
   for (auto& l : first->listeners) {
     auto* tee = dynamic_cast<TeeListener*>(l.get());
     if (tee == nullptr) continue;
-    auto* recorders = dynamic_cast<TeeListener*>(tee->second());
-    recorded.merge(*dynamic_cast<SharedAccessRecorder*>(recorders->first()));
-    global.merge(std::move(*dynamic_cast<GlobalAccessRecorder*>(recorders->second())));
+    // The tree built just above: static casts, no lookup that could fail.
+    auto* recorders = static_cast<TeeListener*>(tee->second());
+    recorded.merge(*static_cast<SharedAccessRecorder*>(recorders->first()));
+    global.merge(std::move(*static_cast<GlobalAccessRecorder*>(recorders->second())));
     l = tee->take_first();  // build_kernel_report reads CostListeners
   }
   FixReport report;

@@ -26,7 +26,7 @@ std::vector<layout::Layout> candidate_layouts(std::uint64_t size, std::uint64_t 
   // (float tile[24][24] has 96-byte rows, a 18x18 halo tile 72-byte ones).
   std::vector<std::uint64_t> rows;
   for (std::uint64_t r = std::max<std::uint64_t>(32, 2 * elem); r <= 1024 && r <= size / 2; r += elem)
-    if (r % elem == 0 && size % r == 0) rows.push_back(r);
+    if (size % r == 0) rows.push_back(r);
   for (std::uint64_t r : rows)
     for (std::uint64_t p = 1; p * elem <= 128; ++p) out.push_back(layout::Padding{r, p * elem});  // up to a wavefront
   const int m0 = std::countr_zero(elem);

@@ -195,10 +195,17 @@ int run_profile(const ProfileOptions& o, CommandContext& ctx) {
     if (!o.keep.empty()) {
       std::error_code ec;
       fs::create_directories(o.keep, ec);
+      if (ec || !fs::is_directory(o.keep)) {
+        ctx.err << "warpscope: profile: --keep: cannot make the folder '" << o.keep << "': " << ec.message() << "\n";
+        return kExitError;
+      }
       run.work = o.keep;
     } else {
       std::string tmpl = (fs::temp_directory_path() / "warpscope-profile-XXXXXX").string();
-      if (::mkdtemp(tmpl.data()) == nullptr) return usage("cannot make a temporary folder");
+      if (::mkdtemp(tmpl.data()) == nullptr) {
+        ctx.err << "warpscope: profile: cannot make a temporary folder in " << fs::temp_directory_path().string() << "\n";
+        return kExitError;
+      }
       run.work = made_work = tmpl;
     }
     source_locations(specs, run);

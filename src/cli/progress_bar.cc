@@ -41,8 +41,11 @@ std::string progress_line(std::uint64_t done, std::uint64_t total, double second
                   timed ? format_duration(static_cast<double>(total - done) / rate) : "--:--");
   const int bar = std::clamp(width - static_cast<int>(figures.size()) - 2, 10, 50);
   const int filled = static_cast<int>(std::floor(fraction * bar));
-  return "[" + std::string(static_cast<std::size_t>(filled), '#') + std::string(static_cast<std::size_t>(bar - filled), '-') +
-         "]" + figures;
+  std::string line = "[" + std::string(static_cast<std::size_t>(filled), '#') +
+                     std::string(static_cast<std::size_t>(bar - filled), '-') + "]" + figures;
+  // Never wider than the terminal: a wrapped line would leave a copy behind at every redraw.
+  if (width > 0 && line.size() > static_cast<std::size_t>(width)) line.resize(static_cast<std::size_t>(width));
+  return line;
 }
 
 ProgressBar::ProgressBar(std::ostream& out, bool enabled, int width, double delay, double interval)

@@ -28,6 +28,7 @@ TEST(ProgressBar, BarWidthFollowsTheTerminal) {
   // Counts are padded to the total's width: the bar keeps its width as the count grows.
   EXPECT_NE(progress_line(7, 16384, 1.0, 90).find("]      7/16384 blocks    0%  "), std::string::npos);
   EXPECT_EQ(progress_line(1, 2, 1.0, 30).find(']'), 11u);   // at least 10
+  EXPECT_EQ(progress_line(1, 2, 1.0, 30).size(), 30u);      // cut to the terminal, never wrapped
   EXPECT_EQ(progress_line(65536, 65536, 7.0, 100),
             "[###############################################]  65536/65536 blocks  100%  9.4k blocks/s  ETA 0:00");
 }

@@ -106,8 +106,10 @@ std::optional<int> parse_ptxas_registers(const std::string& output, const std::s
   std::size_t end = used + 5;
   int n = 0;
   bool digits = false;
-  for (; end < output.size() && output[end] >= '0' && output[end] <= '9'; ++end, digits = true)
+  for (; end < output.size() && output[end] >= '0' && output[end] <= '9'; ++end, digits = true) {
     n = n * 10 + (output[end] - '0');
+    if (n > 65536) return std::nullopt;  // no GPU has that many registers per thread (and no overflow)
+  }
   if (!digits || output.compare(end, 10, " registers") != 0) return std::nullopt;
   return n;
 }

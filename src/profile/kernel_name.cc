@@ -29,6 +29,10 @@ std::string strip_signature(const std::string& name) {
   std::size_t end = name.size(), last_space = std::string::npos;
   for (std::size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
+    if (name.compare(i, 21, "(anonymous namespace)") == 0) {  // part of the name, not its parameters
+      i += 20;
+      continue;
+    }
     if (c == '<') ++depth;
     else if (c == '>') --depth;
     else if (c == '(' && depth == 0 && i > 0) {
@@ -55,6 +59,7 @@ std::string kernel_name_key(const std::string& name) { return squeeze(strip_sign
 bool kernel_names_match(const std::string& measured, const std::string& ptx_name) {
   if (measured == ptx_name) return true;
   const std::string a = kernel_name_key(measured), b = kernel_name_key(ptx_name);
+  if (a.empty() || b.empty()) return false;  // nothing left to compare: no match
   if (a == b) return true;
   // A plain name without template arguments matches any instance.
   auto base = [](const std::string& k) { return k.substr(0, k.find('<')); };

@@ -23,5 +23,15 @@ TEST(KernelName, DemangledNcuNamesMatchTheMangledPtxEntryOfTheSameInstanceOnly) 
   EXPECT_FALSE(kernel_names_match("histogram256", "histogram256_rank"));
 }
 
+TEST(KernelName, AnonymousNamespaceIsPartOfTheName) {
+  // Review finding: "(anonymous namespace)" was taken for the parameter list, leaving an empty
+  // key that matched every other such kernel.
+  EXPECT_EQ(kernel_name_key("void (anonymous namespace)::k<int>(int *)"), "(anonymousnamespace)::k<int>");
+  EXPECT_FALSE(kernel_names_match("void (anonymous namespace)::k<int>(int *)", "void (anonymous namespace)::j<int>(int *)"));
+  EXPECT_TRUE(kernel_names_match("void (anonymous namespace)::k<int>(int *)", "void (anonymous namespace)::k<int>(int *)"));
+  EXPECT_EQ(kernel_name_key("void (int *)"), "");
+  EXPECT_FALSE(kernel_names_match("void (int *)", "void (float *)"));  // nothing left to compare
+}
+
 }  // namespace
 }  // namespace warpscope::profile

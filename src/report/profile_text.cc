@@ -1,6 +1,8 @@
 // profile_text.cc: the measured-against-predicted comparison as text.
 #include "report/profile_text.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include <map>
@@ -10,7 +12,9 @@ namespace warpscope::report {
 namespace {
 
 std::string number(double v) {
-  if (v == static_cast<double>(static_cast<long long>(v))) return fmt::format("{}", static_cast<long long>(v));
+  // Whole numbers print without decimals (the range check first: the cast of a huge or
+  // non-finite value would be undefined).
+  if (std::fabs(v) < 9e18 && std::floor(v) == v) return fmt::format("{}", static_cast<long long>(v));
   return fmt::format("{:.2f}", v);
 }
 
