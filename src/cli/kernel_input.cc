@@ -1,5 +1,6 @@
 // kernel_input.cc: reading kernels and launch options for `warpscope kernel`.
 #include "cli/kernel_input.h"
+#include "cli/process.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -21,21 +22,6 @@ Expected<std::string> slurp(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-bool on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return false;
-  std::stringstream dirs(path);
-  for (std::string dir; std::getline(dirs, dir, ':');)
-    if (!dir.empty() && fs::exists(fs::path(dir) / program)) return true;
-  return false;
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
 }
 
 Expected<std::uint64_t> parse_count(const std::string& text, const std::string& what) {
@@ -69,12 +55,12 @@ Expected<PtxText> read_ptx(const std::string& file, std::istream& in) {
     return PtxText{file, std::move(*text), dir};
   }
   if (!fs::exists(path)) return make_error("cannot read '" + file + "'");
-  if (!on_path("nvcc"))
+  if (find_on_path("nvcc").empty())
     return make_error("'" + file + "' is CUDA source, and nvcc is not on PATH to compile it; give the PTX instead (nvcc -arch=sm_90 -lineinfo -ptx " + file + ")");
   const fs::path out = fs::temp_directory_path() / ("warpscope-" + std::to_string(::getpid()) + ".ptx");
   const fs::path log = fs::path(out).replace_extension(".log");
-  const std::string cmd = "nvcc -arch=sm_90 -lineinfo -ptx -o " + quote(out.string()) + " " + quote(file) + " > " +
-                          quote(log.string()) + " 2>&1";
+  const std::string cmd = "nvcc -arch=sm_90 -lineinfo -ptx -o " + shell_quote(out.string()) + " " + shell_quote(file) + " > " +
+                          shell_quote(log.string()) + " 2>&1";
   const int status = std::system(cmd.c_str());
   auto text = slurp(out.string());
   auto messages = slurp(log.string());

@@ -1,5 +1,7 @@
 // ncu_runner.cc: spawning ncu.
 #include "cli/ncu_runner.h"
+#include "cli/kernel_input.h"
+#include "cli/process.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,11 +20,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A file's text for a message ("" when unreadable: the message says what failed anyway).
 std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  auto text = read_text_file(path);
+  return text ? *text : std::string();
 }
 
 std::string join(const std::vector<std::string>& words, const std::string& sep) {
@@ -76,37 +77,16 @@ Expected<NcuExports> export_report(const NcuRun& run, const std::string& report)
 
 }  // namespace
 
-std::string shell_quote(const std::string& word) {
-  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") ==
-                           std::string::npos)
-    return word;
-  std::string q = "'";
-  for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 Expected<std::string> find_ncu(const std::string& given) {
-  auto runnable = [](const fs::path& p) {
-    std::error_code ec;
-    return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
-  };
-  auto on_path = [&runnable](const std::string& name) -> std::string {
-    if (const char* path = std::getenv("PATH")) {
-      std::stringstream dirs(path);
-      for (std::string dir; std::getline(dirs, dir, ':');)
-        if (!dir.empty() && runnable(fs::path(dir) / name)) return (fs::path(dir) / name).string();
-    }
-    return {};
-  };
   if (!given.empty()) {
-    if (runnable(given)) return given;
+    if (is_executable(given)) return given;
     if (given.find('/') == std::string::npos)
-      if (auto found = on_path(given); !found.empty()) return found;
+      if (auto found = find_on_path(given); !found.empty()) return found;
     return make_error("ncu was not found at '" + given + "' (--ncu): give the path of Nsight Compute's ncu");
   }
-  if (auto found = on_path("ncu"); !found.empty()) return found;
+  if (auto found = find_on_path("ncu"); !found.empty()) return found;
   for (const char* p : {"/usr/local/cuda/bin/ncu", "/opt/nvidia/nsight-compute/ncu"})
-    if (runnable(p)) return std::string(p);
+    if (is_executable(p)) return std::string(p);
   return make_error("ncu (Nsight Compute) is not on PATH nor in /usr/local/cuda/bin: install Nsight Compute, give "
                     "--ncu PATH, or profile elsewhere and read the exports here with --import");
 }

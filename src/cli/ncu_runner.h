@@ -47,7 +47,5 @@ Expected<NcuExports> profile_with_ncu(const NcuRun& run, const std::vector<std::
 // Exports an existing .ncu-rep.
 Expected<NcuExports> export_ncu_report(const NcuRun& run, const std::string& report);
 
-// Single-quotes a word for the shell.
-std::string shell_quote(const std::string& word);
 
 }  // namespace warpscope::cli

@@ -1,5 +1,6 @@
 // sass_tools.cc: finding and running ptxas and nvdisasm.
 #include "cli/sass_tools.h"
+#include "cli/process.h"
 
 #include <unistd.h>
 
@@ -15,15 +16,6 @@ namespace warpscope::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string find_on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return {};
-  std::stringstream dirs(path);
-  for (std::string dir; std::getline(dirs, dir, ':');)
-    if (!dir.empty() && fs::exists(fs::path(dir) / program)) return (fs::path(dir) / program).string();
-  return {};
-}
 
 // Runs a shell command, returns its standard output, or an error with what it printed.
 Expected<std::string> capture(const std::string& command) {
@@ -86,8 +78,9 @@ Expected<std::string> disassemble_ptx(const std::string& ptx_text, const std::st
   fs::create_directories(dir, ec);
   const fs::path ptx = dir / "kernel.ptx", cubin = dir / "kernel.cubin";
   std::ofstream(ptx) << ptx_text;
-  auto compiled = capture(ptxas + " -arch=" + arch + " -lineinfo -o " + cubin.string() + " " + ptx.string());
-  Expected<std::string> listing = compiled ? capture(nvdisasm + " -c -gi " + cubin.string()) : Expected<std::string>(compiled.error());
+  auto compiled = capture(shell_quote(ptxas) + " -arch=" + shell_quote(arch) + " -lineinfo -o " + shell_quote(cubin.string()) + " " +
+                          shell_quote(ptx.string()));
+  Expected<std::string> listing = compiled ? capture(shell_quote(nvdisasm) + " -c -gi " + shell_quote(cubin.string())) : Expected<std::string>(compiled.error());
   fs::remove_all(dir, ec);
   if (listing) {  // best effort: an unwritable cache only costs time
     fs::create_directories(cached.parent_path(), ec);
@@ -130,7 +123,8 @@ Expected<int> ptxas_registers(const std::string& ptx_text, const std::string& ar
     fs::create_directories(dir, ec);
     const fs::path ptx = dir / "kernel.ptx", cubin = dir / "kernel.cubin";
     std::ofstream(ptx) << ptx_text;
-    auto compiled = capture(ptxas + " -v -arch=" + arch + " -o " + cubin.string() + " " + ptx.string());
+    auto compiled = capture(shell_quote(ptxas) + " -v -arch=" + shell_quote(arch) + " -o " + shell_quote(cubin.string()) + " " +
+                            shell_quote(ptx.string()));
     fs::remove_all(dir, ec);
     if (!compiled) return compiled.error();
     output = *compiled;

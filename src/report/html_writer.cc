@@ -80,8 +80,6 @@ document.querySelectorAll('tr[data-target]').forEach(function (t) {
 if (document.getElementById('acc-0')) showLine('acc-0');
 )";
 
-std::string dim(const emu::Dim3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
-
 std::uint64_t excess(const analysis::LineReport& l) { return l.excess_wavefronts + l.excess_sectors; }
 
 std::string region_name(const analysis::KernelReport& r, int region) {
@@ -171,7 +169,7 @@ std::string access_html(const analysis::KernelReport& r, const model::Arch& arch
   else
     s += fmt::format("<p>{} executions: {} requests, {} sectors, ideal {}, excess {}</p>\n", c.executions, c.requests,
                      c.sectors, c.ideal_sectors, c.excess_sectors());
-  std::string worst = fmt::format("worst warp: block {} warp {}", dim(c.worst_block), c.worst_warp);
+  std::string worst = fmt::format("worst warp: block {} warp {}", emu::to_string(c.worst_block), c.worst_warp);
   if (c.worst_cost.shared) {
     const auto& sc = *c.worst_cost.shared;
     worst += fmt::format(", {} wavefronts (ideal {}), {}-way in bank {}, lane groups of {}", sc.wavefronts,
@@ -219,7 +217,7 @@ std::string page(const analysis::KernelReport& r, const model::Arch& arch, const
   s += fmt::format("<title>warpscope: {}</title>\n<style>{}</style>\n</head>\n<body>\n", html_escape(r.kernel), kStyle);
   s += fmt::format("<header>\n<h1>warpscope: {}</h1>\n", html_escape(r.kernel));
   s += fmt::format("<p>{}: grid {} block {}, {} of {} blocks emulated, priced from {} on {}</p>\n",
-                   html_escape(r.ptx_file), dim(r.launch.grid), dim(r.launch.block), r.blocks_run, r.blocks_total,
+                   html_escape(r.ptx_file), emu::to_string(r.launch.grid), emu::to_string(r.launch.block), r.blocks_run, r.blocks_total,
                    r.priced_from == "sass" ? "the SASS" : "the PTX", html_escape(arch.name));
   s += "<table class=\"totals\">\n";
   for (const std::string& name : analysis::kernel_metric_names()) {

@@ -18,8 +18,6 @@ std::string number(double v) {
   return fmt::format("{:.2f}", v);
 }
 
-std::string dims(const emu::Dim3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
-
 // Numbers the distinct explanations in order of first use, for footnotes.
 struct Footnotes {
   std::vector<std::string> texts;
@@ -41,7 +39,7 @@ std::string pair_cell(const profile::FigureComparison& f) {
 
 void kernel_text(const profile::KernelComparison& k, std::string& out) {
   const auto& m = k.measured;
-  out += fmt::format("{}  ncu ID {}  grid {} block {}{}\n", m.name, m.id, dims(m.grid), dims(m.block),
+  out += fmt::format("{}  ncu ID {}  grid {} block {}{}\n", m.name, m.id, emu::to_string(m.grid), emu::to_string(m.block),
                      m.device.empty() ? "" : "  " + m.device);
   if (!k.launch.empty()) out += fmt::format("  launch    {}\n", k.launch);
   if (!k.predicted) {

@@ -1,0 +1,37 @@
+// process.cc: shell quoting and PATH lookup (see process.h).
+#include "cli/process.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+namespace warpscope::cli {
+
+namespace fs = std::filesystem;
+
+std::string shell_quote(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") ==
+                           std::string::npos)
+    return word;
+  std::string q = "'";
+  for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+bool is_executable(const std::string& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec) && ::access(path.c_str(), X_OK) == 0;
+}
+
+std::string find_on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return {};
+  std::stringstream dirs(path);
+  for (std::string dir; std::getline(dirs, dir, ':');)
+    if (!dir.empty() && is_executable((fs::path(dir) / program).string())) return (fs::path(dir) / program).string();
+  return {};
+}
+
+}  // namespace warpscope::cli
