@@ -56,6 +56,25 @@ TEST(FixCommand, TransposeTiledReachesTheHandPaddedKernel) {
   EXPECT_GE(a["candidates"].size(), 2u);
 }
 
+// The padding the textbook does not reach, as the H200 measured it
+// (bench/results/h200/fixes/conv3x3_h200.md: load / store wavefronts 18432 / 5376).
+TEST(FixCommand, ConvHaloTileGetsAWavefrontWidePad) {
+  const std::string conv = std::string(WARPSCOPE_SOURCE_DIR) + "/examples/conv3x3.ptx";
+  const CliRun r = run({"fix", conv.c_str(), "--kernel", "conv3x3", "--grid", "16,16", "--block", "16,16", "--arg",
+                        "buf:262144", "--arg", "buf:262144", "--arg", "i32:256", "--no-sass", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["arrays"].size(), 1u);
+  const auto& a = j["arrays"][0];
+  EXPECT_EQ(a["before"].get<long long>(), 39680);
+  EXPECT_EQ(a["after"].get<long long>(), 23808);
+  EXPECT_EQ(a["layout"], "pad +120 B per 72 B row");
+  EXPECT_EQ(a["code"].get<std::string>().substr(0, 28), "__shared__ float tile[18][48");
+  const auto& after = j["kernel_after"]["metrics"];
+  EXPECT_EQ(after["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld"].get<long long>(), 18432);
+  EXPECT_EQ(after["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st"].get<long long>(), 5376);
+}
+
 TEST(FixCommand, TextNamesTheLayoutAndTheCode) {
   const CliRun r = run({"fix", kTranspose.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "16,16", "--block",
                         "32,8", "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512", "--no-sass"});
