@@ -2,19 +2,18 @@
 // sector counts worked out by hand (32-byte sectors; a request per warp access).
 #include <gtest/gtest.h>
 
+#include "model/test_util.h"
+
 #include "analysis/global_advice.h"
 
 namespace warpscope::analysis {
 namespace {
 
-const model::Arch& sm90() { return **model::find_arch("sm_90"); }
+using model::testing::sm90;
 
+// Lane L at base + L * stride (model/test_util.h builds it).
 model::WarpAccess strided(model::MemOp op, int width, std::uint64_t base, std::uint64_t stride) {
-  model::WarpAccess a;
-  a.op = op;
-  a.width = width;
-  for (int lane = 0; lane < model::kWarpSize; ++lane) a.address[static_cast<std::size_t>(lane)] = base + lane * stride;
-  return a;
+  return model::testing::make_access(op, width, [&](int lane) { return base + static_cast<std::uint64_t>(lane) * stride; });
 }
 
 GlobalInstruction instruction(std::uint32_t pc, std::vector<GlobalExecution> executions) {

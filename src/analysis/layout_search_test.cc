@@ -2,6 +2,8 @@
 // the remapping of addresses, the recorder's counting, and occupancy.
 #include <gtest/gtest.h>
 
+#include "model/test_util.h"
+
 #include <algorithm>
 
 #include "analysis/layout_fix.h"
@@ -13,14 +15,11 @@
 namespace warpscope::analysis {
 namespace {
 
-const model::Arch& sm90() { return **model::find_arch("sm_90"); }
+using model::testing::sm90;
 
+// Lane L at base + L * stride (model/test_util.h builds it).
 model::WarpAccess access(model::MemOp op, int width, std::uint64_t base, std::uint64_t stride) {
-  model::WarpAccess a;
-  a.op = op;
-  a.width = width;
-  for (int lane = 0; lane < model::kWarpSize; ++lane) a.address[static_cast<std::size_t>(lane)] = base + lane * stride;
-  return a;
+  return model::testing::make_access(op, width, [&](int lane) { return base + static_cast<std::uint64_t>(lane) * stride; });
 }
 
 // float tile[32][32] at shared offset `base`: 32 row stores (one per warp and row) and 32
