@@ -31,8 +31,8 @@ struct BankSetLoad {
 // (a multiple of group_lanes) of a warp's byte addresses; `mask` selects the active lanes.
 // Group g (lanes g*group_lanes ...) goes to out[g]. Returns a bit per group: set when the
 // group was counted, clear when it has no active lane or the fast path does not apply
-// (rows spread over 64 or more, or a lane's words not starting a bank set: an unaligned
-// wide access); the caller counts those the general way.
+// (rows spread over 64 or more, addresses 4 GiB or more apart, or a lane's words not
+// starting a bank set: an unaligned wide access); the caller counts those the general way.
 std::uint32_t count_bank_sets(const std::uint64_t* address, int lanes, int group_lanes, std::uint32_t mask,
                               int words_per_lane, BankSetLoad* out);
 

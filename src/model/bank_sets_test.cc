@@ -40,8 +40,10 @@ Reference reference(const std::array<std::uint64_t, 32>& address, int first, int
 // Addresses of one of several kinds, aligned to the access width.
 std::array<std::uint64_t, 32> random_addresses(std::mt19937& rng, int width) {
   std::array<std::uint64_t, 32> a{};
-  const int kind = static_cast<int>(rng() % 5);
-  const std::uint64_t base = (rng() % 4096) * 16;
+  const int kind = static_cast<int>(rng() % 7);
+  // kind 5 straddles 4 GiB: rows within the 64-row window, high halves of the addresses differ;
+  // kind 6 straddles 256 KiB (the sorting path's window; the 64-row table counts it)
+  const std::uint64_t base = kind == 5 ? (1ull << 32) - 2048 : kind == 6 ? (256u << 10) - 2048 : (rng() % 4096) * 16;
   const std::uint64_t stride = static_cast<std::uint64_t>(width) << (rng() % 7);
   const std::uint64_t span = kind == 4 ? 65536 : 8192;  // kind 4 spreads past the 64-row window
   for (int l = 0; l < 32; ++l) {
@@ -50,6 +52,8 @@ std::array<std::uint64_t, 32> random_addresses(std::mt19937& rng, int width) {
       case 0: x = base + static_cast<std::uint64_t>(l) * stride; break;           // strided
       case 1: x = base + static_cast<std::uint64_t>(l / (1 + static_cast<int>(rng() % 4))) * 4; break;  // shared words
       case 2: x = base; break;                                                     // broadcast
+      case 5: x = base + static_cast<std::uint64_t>(l) * 128; break;              // across 4 GiB
+      case 6: x = base + rng() % 4096; break;                                      // across 256 KiB
       default: x = base + rng() % span; break;                                     // random
     }
     a[static_cast<size_t>(l)] = x / static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(width);
@@ -71,42 +75,41 @@ TEST(BankSets, FastAndPortableMatchTheLiteralCount) {
     const std::uint32_t got = count_bank_sets(address.data(), 32, group_lanes, mask, words_per_lane, fast.data());
     const std::uint32_t got_portable =
         count_bank_sets_portable(address.data(), 32, group_lanes, mask, words_per_lane, portable.data());
-    ASSERT_EQ(got, got_portable) << "iteration " << iteration;
+    // The SIMD version counts whatever the portable one does (and 32-lane groups whose rows
+    // span 64 or more, by sorting); each counted group must match the literal count.
+    ASSERT_EQ(got_portable & ~got, 0u) << "iteration " << iteration;
     for (int g = 0; g < 32 / group_lanes; ++g) {
       const std::uint32_t group_mask = mask & (group_lanes == 32 ? ~0u : ((1u << group_lanes) - 1u) << (g * group_lanes));
-      if (!((got >> g) & 1u)) {
-        ++declined;
-        continue;
-      }
-      ++counted;
-      ASSERT_NE(group_mask, 0u);
       const Reference r = reference(address, g * group_lanes, group_lanes, mask, words_per_lane);
-      const BankSetLoad& f = fast[static_cast<size_t>(g)];
-      const BankSetLoad& p = portable[static_cast<size_t>(g)];
-      ASSERT_EQ(f.wavefronts, r.wavefronts) << "iteration " << iteration << " group " << g;
-      ASSERT_EQ(f.distinct_words, r.distinct) << "iteration " << iteration;
-      ASSERT_EQ(p.wavefronts, r.wavefronts);
-      ASSERT_EQ(p.distinct_words, r.distinct);
-      ASSERT_EQ(f.worst_lanes, p.worst_lanes);
-      if (r.wavefronts > 1) {
-        ASSERT_EQ(f.worst_bank, r.worst_bank) << "iteration " << iteration;
-        ASSERT_EQ(p.worst_bank, r.worst_bank);
-        // The named lanes are exactly the active lanes of the group touching that bank.
-        std::uint32_t lanes = 0;
-        for (int l = 0; l < 32; ++l)
-          if ((group_mask >> l) & 1u)
-            for (int w = 0; w < words_per_lane; ++w)
-              if ((address[static_cast<size_t>(l)] / 4 + static_cast<std::uint64_t>(w)) % 32 ==
-                  static_cast<std::uint64_t>(r.worst_bank))
-                lanes |= 1u << l;
-        ASSERT_EQ(f.worst_lanes, lanes) << "iteration " << iteration;
-      } else {
-        ASSERT_EQ(f.worst_lanes, 0u);
+      for (const auto& [counted_by, load] : {std::pair{got, fast[static_cast<size_t>(g)]},
+                                             std::pair{got_portable, portable[static_cast<size_t>(g)]}}) {
+        if (!((counted_by >> g) & 1u)) {
+          ++declined;
+          continue;
+        }
+        ++counted;
+        ASSERT_NE(group_mask, 0u);
+        ASSERT_EQ(load.wavefronts, r.wavefronts) << "iteration " << iteration << " group " << g;
+        ASSERT_EQ(load.distinct_words, r.distinct) << "iteration " << iteration;
+        if (r.wavefronts > 1) {
+          ASSERT_EQ(load.worst_bank, r.worst_bank) << "iteration " << iteration;
+          // The named lanes are exactly the active lanes of the group touching that bank.
+          std::uint32_t lanes = 0;
+          for (int l = 0; l < 32; ++l)
+            if ((group_mask >> l) & 1u)
+              for (int w = 0; w < words_per_lane; ++w)
+                if ((address[static_cast<size_t>(l)] / 4 + static_cast<std::uint64_t>(w)) % 32 ==
+                    static_cast<std::uint64_t>(r.worst_bank))
+                  lanes |= 1u << l;
+          ASSERT_EQ(load.worst_lanes, lanes) << "iteration " << iteration;
+        } else {
+          ASSERT_EQ(load.worst_lanes, 0u);
+        }
       }
     }
   }
   // Both outcomes occur: the test exercises the fast path and its refusals.
-  EXPECT_GT(counted, 10000);
+  EXPECT_GT(counted, 20000);
   EXPECT_GT(declined, 100);
 }
 

@@ -73,17 +73,11 @@ class BankTable {
   std::array<int, 64> lanes_{};
 };
 
-// The load of one lane group: wavefronts (its busiest bank's load), distinct words, the
-// busiest bank and the lanes that touch it. Banks are 32 of 4 bytes (every NVIDIA GPU since
-// Maxwell; arch.h keeps the numbers). Two ways to count: bit sets of rows per bank set
-// (bank_sets.h, the common case) and per-bank lists (load_of_group_spread).
-struct GroupLoad {
-  int wavefronts = 0;
-  int distinct_words = 0;
-  int worst_bank = 0;
-  std::uint32_t worst_lanes = 0;
-};
-
+// The load of one lane group (a BankSetLoad): wavefronts (its busiest bank's load),
+// distinct words, the busiest bank and the lanes that touch it. Banks are 32 of 4 bytes
+// (every NVIDIA GPU since Maxwell; arch.h keeps the numbers). Two ways to count: bit sets
+// of rows per bank set (bank_sets.h, the common case) and per-bank lists
+// (load_of_group_spread).
 template <class F>
 void for_each_lane(std::uint32_t mask, F&& f) {
   while (mask != 0) {
@@ -94,8 +88,10 @@ void for_each_lane(std::uint32_t mask, F&& f) {
 
 // General path: per-bank lists of distinct words (value-returning atomics count lanes;
 // rows spread over more than 64 rows; unaligned wide accesses).
-GroupLoad load_of_group_spread(const WarpAccess& a, std::uint32_t group_mask, int words_per_lane, Merge merge,
-                               BankTable& table) {
+// Not inlined: the common path stays small.
+__attribute__((noinline)) BankSetLoad load_of_group_spread(const WarpAccess& a, std::uint32_t group_mask,
+                                                           int words_per_lane, Merge merge) {
+  thread_local BankTable table;  // scratch (16 KiB: not on the stack)
   std::array<std::uint32_t, 32> lanes_of_bank{};
   table.clear(32);
   for_each_lane(group_mask, [&](int lane) {
@@ -106,7 +102,7 @@ GroupLoad load_of_group_spread(const WarpAccess& a, std::uint32_t group_mask, in
       table.add(static_cast<int>(word & 31u), word);
     }
   });
-  GroupLoad g;
+  BankSetLoad g{0, 0, 0, 0};
   for (size_t b = 0; b < 32; ++b) {
     const int distinct = table.distinct(static_cast<int>(b));
     const int load = merge == Merge::Lanes ? __builtin_popcount(lanes_of_bank[b]) : distinct;
@@ -123,39 +119,33 @@ GroupLoad load_of_group_spread(const WarpAccess& a, std::uint32_t group_mask, in
 }  // namespace
 
 SharedCost price_shared(const Arch& arch, const WarpAccess& a) {
-  SharedCost cost;
   const Merge merge = a.op == MemOp::SharedAtomic ? Merge::Lanes : Merge::DistinctWords;
   const int group_lanes = group_lanes_for(arch, a);
-  cost.group_lanes = group_lanes;
   const auto [words_per_lane, lanes] = lane_words(a);
   // Words per wavefront, a power of two (32 on every NVIDIA GPU since Maxwell): its log2, so
   // the ideal below is a shift, not a division on every access.
   const int wavefront_words_log2 = __builtin_ctz(static_cast<unsigned>(arch.wavefront_bytes)) -
                                    __builtin_ctz(static_cast<unsigned>(arch.bank_bytes));
+  const int wavefront_words = 1 << wavefront_words_log2;
 
   // The common case, all groups at once (bank_sets.h); the rest the general way.
-  std::array<BankSetLoad, kWarpSize / 8> fast;
+  std::array<BankSetLoad, kWarpSize / 8> loads;
   std::uint32_t counted = 0;
-  if (merge == Merge::DistinctWords && words_per_lane <= 4 &&
-      (group_lanes == 8 || group_lanes == 16 || group_lanes == 32) && lanes % group_lanes == 0)
-    counted = count_bank_sets(a.address.data(), lanes, group_lanes, a.mask, words_per_lane, fast.data());
+  if (merge == Merge::DistinctWords && words_per_lane <= 4 && (lanes & (group_lanes - 1)) == 0)
+    counted = count_bank_sets(a.address.data(), lanes, group_lanes, a.mask, words_per_lane, loads.data());
 
+  SharedCost cost;
+  cost.group_lanes = group_lanes;
   for (int first = 0, index = 0; first < lanes; first += group_lanes, ++index) {
     const int count = std::min(lanes, first + group_lanes) - first;
     const std::uint32_t span = count == 32 ? 0xffffffffu : ((1u << count) - 1u) << first;
     const std::uint32_t group_mask = a.mask & span;
     if (group_mask == 0) continue;
-    GroupLoad g;
-    if ((counted >> index) & 1u) {
-      const BankSetLoad& f = fast[static_cast<size_t>(index)];
-      g = {f.wavefronts, f.distinct_words, f.worst_bank, f.worst_lanes};
-    } else {
-      thread_local BankTable table;  // the general path's scratch (16 KiB: not on the stack)
-      g = load_of_group_spread(a, group_mask, words_per_lane, merge, table);
-    }
+    BankSetLoad& g = loads[static_cast<size_t>(index)];
+    if (((counted >> index) & 1u) == 0) g = load_of_group_spread(a, group_mask, words_per_lane, merge);
     ++cost.groups;
     cost.wavefronts += g.wavefronts;
-    cost.ideal_wavefronts += (g.distinct_words + (1 << wavefront_words_log2) - 1) >> wavefront_words_log2;
+    cost.ideal_wavefronts += (g.distinct_words + wavefront_words - 1) >> wavefront_words_log2;
     if (g.wavefronts > cost.worst_degree) {
       cost.worst_degree = g.wavefronts;
       cost.worst_bank = g.worst_bank;
