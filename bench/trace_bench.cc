@@ -1,7 +1,8 @@
-// trace_bench.cc: the cost model on the accesses real kernels make: every warp access of
+// trace_bench.cc: the cost model on the accesses real kernels make: the warp accesses of
 // the bundled examples (examples/launches.txt, their first 8 blocks each), recorded by the
-// emulator once, then an evenly spaced sample priced one by one without the emulator's
-// price cache.
+// emulator once; up to 64 evenly spaced accesses of each launch (every example weighs the
+// same, and the sample stays in the cache, as the accesses the emulator prices do), priced
+// one by one without the emulator's price cache.
 //
 //   trace_bench --benchmark_min_time=1
 //   items_per_second: warp accesses priced per second on one core
@@ -30,10 +31,10 @@ struct Recorder : emu::Listener {
   void on_access(const emu::AccessEvent& e) override { out->push_back(e.access); }
 };
 
-// Every example launch's warp accesses (blocks 0-7 of each), in program order.
-const std::vector<model::WarpAccess>& trace() {
-  static const std::vector<model::WarpAccess> accesses = [] {
-    std::vector<model::WarpAccess> all;
+// Each example launch's warp accesses (blocks 0-7), in program order.
+const std::vector<std::vector<model::WarpAccess>>& traces() {
+  static const std::vector<std::vector<model::WarpAccess>> accesses = [] {
+    std::vector<std::vector<model::WarpAccess>> all;
     auto specs = cli::read_launches_file(std::string(WARPSCOPE_SOURCE_DIR) + "/examples/launches.txt");
     if (!specs) {
       std::fprintf(stderr, "trace_bench: %s\n", specs.error().message.c_str());
@@ -54,7 +55,7 @@ const std::vector<model::WarpAccess>& trace() {
       std::vector<model::WarpAccess> one;
       auto report = emu::run((*prepared)->module, (*prepared)->kernel_name, (*prepared)->launch, args->values, memory,
                              (*prepared)->run_options, [&] { return std::make_unique<Recorder>(&one); });
-      if (report) all.insert(all.end(), one.begin(), one.end());
+      if (report) all.push_back(std::move(one));
     }
     return all;
   }();
@@ -76,14 +77,16 @@ bool wanted(const model::WarpAccess& a, Kind kind) {
 
 void BM_KernelTrace(benchmark::State& state) {
   const auto kind = static_cast<Kind>(state.range(0));
-  std::vector<model::WarpAccess> all;
-  for (const auto& a : trace())
-    if (wanted(a, kind)) all.push_back(a);
-  // An evenly spaced sample of at most 2048 (576 KiB): the emulator prices each access as it
-  // makes it, from the cache, so the benchmark should not stream its trace from memory.
   std::vector<model::WarpAccess> accesses;
-  const std::size_t step = all.size() / 2048 + 1;
-  for (std::size_t k = 0; k < all.size(); k += step) accesses.push_back(all[k]);
+  int launches = 0;
+  for (const auto& launch : traces()) {
+    std::vector<model::WarpAccess> mine;
+    for (const auto& a : launch)
+      if (wanted(a, kind)) mine.push_back(a);
+    const std::size_t step = (mine.size() + 63) / 64;
+    for (std::size_t k = 0; k < mine.size(); k += step) accesses.push_back(mine[k]);
+    launches += mine.empty() ? 0 : 1;
+  }
   if (accesses.empty()) {
     state.SkipWithError("no accesses of this kind in the examples");
     return;
@@ -97,8 +100,8 @@ void BM_KernelTrace(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
   static const char* names[] = {"shared 1-4 bytes", "shared 16 bytes", "all shared", "global"};
-  state.SetLabel(std::string(names[kind]) + ", " + std::to_string(accesses.size()) + " of " +
-                 std::to_string(all.size()) + " accesses");
+  state.SetLabel(std::string(names[kind]) + ", " + std::to_string(accesses.size()) + " accesses of " +
+                 std::to_string(launches) + " launches");
 }
 
 BENCHMARK(BM_KernelTrace)->DenseRange(kShared4, kGlobal);

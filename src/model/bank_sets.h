@@ -9,35 +9,46 @@
 //   s[lane*32], 4 bytes:  every lane in set 0, rows 0..31 -> 32 distinct rows: 32 wavefronts
 //   float4 s[lane], lanes 0-7 (one 16-byte group): sets 0..7, row 0 or 1 -> 1 wavefront
 //
-// When the group's rows lie within 64 consecutive rows, r % 64 tells them apart, a set's
-// rows are the bits of one 64-bit word and its count is a popcount. The SIMD version
-// (AVX2, chosen at run time when the CPU has it) and the portable one give the same answer;
-// bank_sets_test.cc checks that against shared_cost's general path.
+// Two ways to count, the same answer (bank_sets_test.cc checks both against a literal
+// per-bank count):
+//  - a table of row bits: when the group's rows lie within 64 consecutive rows, r % 64
+//    tells them apart, a set's rows are the bits of one 64-bit word and its count is a
+//    popcount (portable, and AVX2 for groups of 8 or 16 lanes);
+//  - sorting (AVX2, groups of 32 lanes whose rows lie in one aligned window of 1024 rows,
+//    128 KiB): each lane's key (set, row % 1024) through a sorting network; equal keys sit
+//    side by side, a set's keys form one run (bank_sets_sorted.h).
+// The AVX2 versions are chosen at load time when the CPU has AVX2 (bank_sets_avx2.cc).
 #pragma once
 
 #include <cstdint>
 
 namespace warpscope::model {
 
+// What loads a bank: its distinct words (loads, stores, aggregated atomics: lanes on one
+// word share it), or its lanes (value-returning atomics: lanes on one word serialize).
+enum class BankLoad : std::uint8_t { DistinctWords, Lanes };
+
 // Every field is set for a counted group (no initializers: the hot path fills arrays of these).
 struct BankSetLoad {
-  int wavefronts;             // the busiest set's distinct rows
+  int wavefronts;             // the busiest set's distinct rows (or lanes)
   int distinct_words;         // over all sets, times the words per lane
   int worst_bank;             // the lowest bank of the lowest busiest set
-  std::uint32_t worst_lanes;  // lanes in that set (only when wavefronts > 1)
+  std::uint32_t worst_lanes;  // lanes in that set (distinct words: only when wavefronts > 1)
 };
 
 // Counts each group of `group_lanes` lanes (8, 16 or 32) among the first `lanes` lanes
 // (a multiple of group_lanes) of a warp's byte addresses; `mask` selects the active lanes.
 // Group g (lanes g*group_lanes ...) goes to out[g]. Returns a bit per group: set when the
 // group was counted, clear when it has no active lane or the fast path does not apply
-// (rows spread over 64 or more, addresses 4 GiB or more apart, or a lane's words not
-// starting a bank set: an unaligned wide access); the caller counts those the general way.
+// (rows too spread out, addresses 4 GiB or more apart, a lane's words not starting a bank
+// set: an unaligned wide access; BankLoad::Lanes: groups other than 32 lanes); the caller
+// counts those the general way.
 std::uint32_t count_bank_sets(const std::uint64_t* address, int lanes, int group_lanes, std::uint32_t mask,
-                              int words_per_lane, BankSetLoad* out);
+                              int words_per_lane, BankLoad load, BankSetLoad* out);
 
-// The same without SIMD, whatever the CPU (for tests and other architectures).
+// The same without SIMD, whatever the CPU (for tests and other architectures). It counts
+// a subset of the groups count_bank_sets counts (no sorting: rows within 64).
 std::uint32_t count_bank_sets_portable(const std::uint64_t* address, int lanes, int group_lanes, std::uint32_t mask,
-                                       int words_per_lane, BankSetLoad* out);
+                                       int words_per_lane, BankLoad load, BankSetLoad* out);
 
 }  // namespace warpscope::model

@@ -1,5 +1,5 @@
 // bank_sets_test.cc: the fast count (SIMD where the CPU has it, and portable) against a
-// literal per-bank count of distinct words, on random groups of every shape.
+// literal per-bank count of distinct words (or lanes), on random groups of every shape.
 #include "model/bank_sets.h"
 
 #include <gtest/gtest.h>
@@ -11,24 +11,28 @@
 namespace warpscope::model {
 namespace {
 
-// The busiest bank's distinct words, counted word by word (no bank sets, no bit tricks).
+// The busiest bank's distinct words (or lanes), counted word by word (no bank sets, no
+// bit tricks).
 struct Reference {
   int wavefronts = 0, distinct = 0, worst_bank = -1;
 };
 
 Reference reference(const std::array<std::uint64_t, 32>& address, int first, int lanes, std::uint32_t mask,
-                    int words_per_lane) {
+                    int words_per_lane, BankLoad load) {
   std::array<std::set<std::uint64_t>, 32> words;
+  std::array<int, 32> lanes_of_bank{};
   for (int l = first; l < first + lanes; ++l)
     if ((mask >> l) & 1u)
       for (int w = 0; w < words_per_lane; ++w) {
         const std::uint64_t word = address[static_cast<size_t>(l)] / 4 + static_cast<std::uint64_t>(w);
         words[word % 32].insert(word);
+        ++lanes_of_bank[word % 32];
       }
   Reference r;
   for (int b = 0; b < 32; ++b) {
-    const int n = static_cast<int>(words[static_cast<size_t>(b)].size());
-    r.distinct += n;
+    const int distinct = static_cast<int>(words[static_cast<size_t>(b)].size());
+    const int n = load == BankLoad::Lanes ? lanes_of_bank[static_cast<size_t>(b)] : distinct;
+    r.distinct += distinct;
     if (n > r.wavefronts) {
       r.wavefronts = n;
       r.worst_bank = b;
@@ -71,16 +75,20 @@ TEST(BankSets, FastAndPortableMatchTheLiteralCount) {
     const auto address = random_addresses(rng, width);
     std::uint32_t mask = rng() % 3 == 0 ? static_cast<std::uint32_t>(rng()) : 0xffffffffu;
     if (mask == 0) mask = 1;
+    const BankLoad bank_load = rng() % 4 == 0 ? BankLoad::Lanes : BankLoad::DistinctWords;
     std::array<BankSetLoad, 4> fast{}, portable{};
-    const std::uint32_t got = count_bank_sets(address.data(), 32, group_lanes, mask, words_per_lane, fast.data());
+    const std::uint32_t got = count_bank_sets(address.data(), 32, group_lanes, mask, words_per_lane, bank_load, fast.data());
     const std::uint32_t got_portable =
-        count_bank_sets_portable(address.data(), 32, group_lanes, mask, words_per_lane, portable.data());
-    // The SIMD version counts whatever the portable one does (and 32-lane groups whose rows
-    // span 64 or more, by sorting); each counted group must match the literal count.
-    ASSERT_EQ(got_portable & ~got, 0u) << "iteration " << iteration;
+        count_bank_sets_portable(address.data(), 32, group_lanes, mask, words_per_lane, bank_load, portable.data());
+    // For distinct words the SIMD version counts whatever the portable one does (and 32-lane
+    // groups whose rows span 64 or more, by sorting; lanes it counts by sorting only). Each
+    // counted group must match the literal count.
+    if (bank_load == BankLoad::DistinctWords) {
+      ASSERT_EQ(got_portable & ~got, 0u) << "iteration " << iteration;
+    }
     for (int g = 0; g < 32 / group_lanes; ++g) {
       const std::uint32_t group_mask = mask & (group_lanes == 32 ? ~0u : ((1u << group_lanes) - 1u) << (g * group_lanes));
-      const Reference r = reference(address, g * group_lanes, group_lanes, mask, words_per_lane);
+      const Reference r = reference(address, g * group_lanes, group_lanes, mask, words_per_lane, bank_load);
       for (const auto& [counted_by, load] : {std::pair{got, fast[static_cast<size_t>(g)]},
                                              std::pair{got_portable, portable[static_cast<size_t>(g)]}}) {
         if (!((counted_by >> g) & 1u)) {
@@ -91,9 +99,10 @@ TEST(BankSets, FastAndPortableMatchTheLiteralCount) {
         ASSERT_NE(group_mask, 0u);
         ASSERT_EQ(load.wavefronts, r.wavefronts) << "iteration " << iteration << " group " << g;
         ASSERT_EQ(load.distinct_words, r.distinct) << "iteration " << iteration;
-        if (r.wavefronts > 1) {
+        if (r.wavefronts > 1 || bank_load == BankLoad::Lanes) {
           ASSERT_EQ(load.worst_bank, r.worst_bank) << "iteration " << iteration;
-          // The named lanes are exactly the active lanes of the group touching that bank.
+          // The named lanes are exactly the active lanes of the group touching that bank
+          // (for lanes: always, a single lane too).
           std::uint32_t lanes = 0;
           for (int l = 0; l < 32; ++l)
             if ((group_mask >> l) & 1u)
@@ -118,15 +127,15 @@ TEST(BankSets, DeclinesUnalignedWideAccesses) {
   for (int l = 0; l < 32; ++l) a[static_cast<size_t>(l)] = 16u * static_cast<std::uint64_t>(l);
   a[3] = 52;  // 4-byte aligned, not 16
   std::array<BankSetLoad, 4> out{};
-  EXPECT_EQ(count_bank_sets(a.data(), 32, 8, 0xffffffffu, 4, out.data()), 0b1110u);
-  EXPECT_EQ(count_bank_sets_portable(a.data(), 32, 8, 0xffffffffu, 4, out.data()), 0b1110u);
+  EXPECT_EQ(count_bank_sets(a.data(), 32, 8, 0xffffffffu, 4, BankLoad::DistinctWords, out.data()), 0b1110u);
+  EXPECT_EQ(count_bank_sets_portable(a.data(), 32, 8, 0xffffffffu, 4, BankLoad::DistinctWords, out.data()), 0b1110u);
 }
 
 TEST(BankSets, SkipsGroupsWithNoActiveLane) {
   std::array<std::uint64_t, 32> a{};
   for (int l = 0; l < 32; ++l) a[static_cast<size_t>(l)] = 16u * static_cast<std::uint64_t>(l);
   std::array<BankSetLoad, 4> out{};
-  EXPECT_EQ(count_bank_sets(a.data(), 32, 8, 0x00ff00ffu, 4, out.data()), 0b0101u);
+  EXPECT_EQ(count_bank_sets(a.data(), 32, 8, 0x00ff00ffu, 4, BankLoad::DistinctWords, out.data()), 0b0101u);
 }
 
 }  // namespace

@@ -10,8 +10,6 @@ namespace warpscope::model {
 
 namespace {
 
-enum class Merge { DistinctWords, Lanes };
-
 // True if every active lane whose partner (lane xor `partner`) is active reads the same
 // address as that partner.
 bool lanes_pair_up(const WarpAccess& a, int partner) {
@@ -90,7 +88,7 @@ void for_each_lane(std::uint32_t mask, F&& f) {
 // rows spread over more than 64 rows; unaligned wide accesses).
 // Not inlined: the common path stays small.
 __attribute__((noinline)) BankSetLoad load_of_group_spread(const WarpAccess& a, std::uint32_t group_mask,
-                                                           int words_per_lane, Merge merge) {
+                                                           int words_per_lane, BankLoad bank_load) {
   thread_local BankTable table;  // scratch (16 KiB: not on the stack)
   std::array<std::uint32_t, 32> lanes_of_bank{};
   table.clear(32);
@@ -105,7 +103,7 @@ __attribute__((noinline)) BankSetLoad load_of_group_spread(const WarpAccess& a, 
   BankSetLoad g{0, 0, 0, 0};
   for (size_t b = 0; b < 32; ++b) {
     const int distinct = table.distinct(static_cast<int>(b));
-    const int load = merge == Merge::Lanes ? __builtin_popcount(lanes_of_bank[b]) : distinct;
+    const int load = bank_load == BankLoad::Lanes ? __builtin_popcount(lanes_of_bank[b]) : distinct;
     g.distinct_words += distinct;
     if (load > g.wavefronts) {
       g.wavefronts = load;
@@ -119,7 +117,7 @@ __attribute__((noinline)) BankSetLoad load_of_group_spread(const WarpAccess& a, 
 }  // namespace
 
 SharedCost price_shared(const Arch& arch, const WarpAccess& a) {
-  const Merge merge = a.op == MemOp::SharedAtomic ? Merge::Lanes : Merge::DistinctWords;
+  const BankLoad bank_load = a.op == MemOp::SharedAtomic ? BankLoad::Lanes : BankLoad::DistinctWords;
   const int group_lanes = group_lanes_for(arch, a);
   const auto [words_per_lane, lanes] = lane_words(a);
   // Words per wavefront, a power of two (32 on every NVIDIA GPU since Maxwell): its log2, so
@@ -128,21 +126,9 @@ SharedCost price_shared(const Arch& arch, const WarpAccess& a) {
                                    __builtin_ctz(static_cast<unsigned>(arch.bank_bytes));
   const int wavefront_words = 1 << wavefront_words_log2;
 
-  // The common case, all groups at once (bank_sets.h); the rest the general way.
-  std::array<BankSetLoad, kWarpSize / 8> loads;
-  std::uint32_t counted = 0;
-  if (merge == Merge::DistinctWords && words_per_lane <= 4 && (lanes & (group_lanes - 1)) == 0)
-    counted = count_bank_sets(a.address.data(), lanes, group_lanes, a.mask, words_per_lane, loads.data());
-
   SharedCost cost;
   cost.group_lanes = group_lanes;
-  for (int first = 0, index = 0; first < lanes; first += group_lanes, ++index) {
-    const int count = std::min(lanes, first + group_lanes) - first;
-    const std::uint32_t span = count == 32 ? 0xffffffffu : ((1u << count) - 1u) << first;
-    const std::uint32_t group_mask = a.mask & span;
-    if (group_mask == 0) continue;
-    BankSetLoad& g = loads[static_cast<size_t>(index)];
-    if (((counted >> index) & 1u) == 0) g = load_of_group_spread(a, group_mask, words_per_lane, merge);
+  const auto add = [&](const BankSetLoad& g) {
     ++cost.groups;
     cost.wavefronts += g.wavefronts;
     cost.ideal_wavefronts += (g.distinct_words + wavefront_words - 1) >> wavefront_words_log2;
@@ -152,6 +138,27 @@ SharedCost price_shared(const Arch& arch, const WarpAccess& a) {
       cost.worst_group = cost.groups - 1;
       cost.colliding_lanes = g.worst_lanes;
     }
+  };
+  // The common case (bank_sets.h); the rest the general way.
+  std::array<BankSetLoad, kWarpSize / 8> loads;
+  if (lanes == 32 && group_lanes == 32 && words_per_lane <= 4) {  // one group: most accesses
+    if (a.mask == 0) return cost;
+    if (count_bank_sets(a.address.data(), lanes, group_lanes, a.mask, words_per_lane, bank_load, loads.data()) == 0)
+      loads[0] = load_of_group_spread(a, a.mask, words_per_lane, bank_load);
+    add(loads[0]);
+    return cost;
+  }
+  std::uint32_t counted = 0;
+  if (words_per_lane <= 4 && (lanes & (group_lanes - 1)) == 0)
+    counted = count_bank_sets(a.address.data(), lanes, group_lanes, a.mask, words_per_lane, bank_load, loads.data());
+  for (int first = 0, index = 0; first < lanes; first += group_lanes, ++index) {
+    const int count = std::min(lanes, first + group_lanes) - first;
+    const std::uint32_t span = count == 32 ? 0xffffffffu : ((1u << count) - 1u) << first;
+    const std::uint32_t group_mask = a.mask & span;
+    if (group_mask == 0) continue;
+    BankSetLoad& g = loads[static_cast<size_t>(index)];
+    if (((counted >> index) & 1u) == 0) g = load_of_group_spread(a, group_mask, words_per_lane, bank_load);
+    add(g);
   }
   return cost;
 }

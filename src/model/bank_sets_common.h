@@ -1,0 +1,71 @@
+// bank_sets_common.h: what the portable and AVX2 counters of bank_sets.h share (private to
+// src/model): the one-wavefront shortcut, the table of row bits, and the table of counters
+// by shape.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "model/bank_sets.h"
+
+namespace warpscope::model::bank_sets_detail {
+
+inline constexpr int kMaxLanes = 32;
+
+// Log2 of the words per lane (1, 2, 4): sets are (word >> shift) % (32 >> shift).
+template <int kWordsPerLane>
+inline constexpr int kSetShift = kWordsPerLane == 4 ? 2 : kWordsPerLane - 1;
+
+// True (and `out` filled) when every active lane has a set of its own, or (distinct words)
+// all read one address: one wavefront, nothing to count. Inlined into each caller, so the
+// AVX2 version runs it as AVX2 code too.
+template <int kWordsPerLane>
+__attribute__((always_inline)) inline bool one_wavefront(std::uint32_t used_sets, bool same_address,
+                                                         std::uint32_t mask, BankSetLoad& out) {
+  const bool own_sets = __builtin_popcount(used_sets) == __builtin_popcount(mask);
+  if (!own_sets && !same_address) return false;
+  out.wavefronts = 1;
+  out.distinct_words = (own_sets ? __builtin_popcount(mask) : 1) * kWordsPerLane;
+  out.worst_bank = __builtin_ctz(used_sets) * kWordsPerLane;
+  out.worst_lanes = 0;
+  return true;
+}
+
+// Distinct rows per set, given each lane's set and row (the rows span fewer than 64).
+template <int kLanes, int kWordsPerLane, class T>
+__attribute__((always_inline)) inline void count_rows(const T* set, const T* row, BankSetLoad& out) {
+  constexpr int kSets = kMaxLanes / kWordsPerLane;
+  std::array<std::uint64_t, kSets> rows{};
+#pragma GCC unroll 32
+  for (int i = 0; i < kLanes; ++i) rows[set[i]] |= 1ull << (row[i] & 63u);
+  int most = 0, sum = 0, worst = 0;
+#pragma GCC unroll 32
+  for (int s = 0; s < kSets; ++s) {
+    const int c = __builtin_popcountll(rows[static_cast<size_t>(s)]);
+    sum += c;
+    worst = c > most ? s : worst;  // the lowest busiest set
+    most = std::max(most, c);
+  }
+  out.wavefronts = most;
+  out.distinct_words = sum * kWordsPerLane;
+  out.worst_bank = worst * kWordsPerLane;
+  out.worst_lanes = 0;  // the caller names them, only for a conflict
+}
+
+// The counters for the shapes the hardware has, by log2(group lanes / 8) and log2(words
+// per lane): Count<8 << g, 1 << w>::run(address, lanes, mask, load, out).
+using CountFn = std::uint32_t (*)(const std::uint64_t*, int, std::uint32_t, BankLoad, BankSetLoad*);
+using CountTable = std::array<std::array<CountFn, 3>, 3>;
+
+template <template <int, int> class Count>
+constexpr CountTable count_table() {
+  return {{{Count<8, 1>::run, Count<8, 2>::run, Count<8, 4>::run},
+           {Count<16, 1>::run, Count<16, 2>::run, Count<16, 4>::run},
+           {Count<32, 1>::run, Count<32, 2>::run, Count<32, 4>::run}}};
+}
+
+// The AVX2 counters (bank_sets_avx2.cc), or false when this build or CPU has none.
+bool avx2_counters(CountTable& table);
+
+}  // namespace warpscope::model::bank_sets_detail

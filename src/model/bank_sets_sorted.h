@@ -1,0 +1,160 @@
+// bank_sets_sorted.h: a group of 32 lanes counted by sorting (AVX2; included by
+// bank_sets_avx2.cc only).
+//
+// Each active lane's key is set * 1024 + row % 1024 (15 bits; rows in one aligned window of
+// 1024, checked by the caller), an inactive lane's 0xffff. After sorting (a bitonic
+// network on two registers of 16 keys), lanes reading one chunk of a set sit side by side
+// and each set's keys form one run, so:
+//   distinct words of a set = distinct keys in its run   (loads, stores)
+//   lanes of a set          = length of its run          (value-returning atomics)
+// and the busiest set is the longest such run. No table, no memory round trip, no chain
+// of stores when many lanes share a set.
+//
+//   s[lane*32] (4 bytes): keys 0, 1, 2, ... 31 (set 0, rows 0-31): one run of 32 -> 32
+//   s[lane*2]:            keys 0, 1024, 2048, ... twice each row (sets 0,2,..,30 rows 0,1) -> 2
+#pragma once
+
+#include <immintrin.h>
+
+#include <array>
+#include <cstdint>
+
+#include "model/bank_sets.h"
+
+// AVX2 code (and the scalar instructions used with it), chosen at run time.
+#define WARPSCOPE_AVX2 __attribute__((target("avx2,popcnt,bmi,bmi2")))
+
+namespace warpscope::model::bank_sets_detail {
+
+inline constexpr int kRowBits = 10;                       // rows per window: 1 << kRowBits
+inline constexpr std::uint16_t kInactiveKey = 0xffff;     // sorts after every real key
+
+// The network's blend masks: key p of register r (key 16 r + p overall) takes the larger
+// of itself and its partner (the key `stride` away) where this is set (ascending order).
+constexpr std::array<std::int16_t, 16> takes_larger(int size, int stride, int reg) {
+  std::array<std::int16_t, 16> m{};
+  for (int p = 0; p < 16; ++p) {
+    const int i = 16 * reg + p;
+    m[static_cast<std::size_t>(p)] = (((i & stride) != 0) != ((i & size) != 0)) ? std::int16_t{-1} : std::int16_t{0};
+  }
+  return m;
+}
+template <int kSize, int kStride, int kReg>
+alignas(32) inline constexpr std::array<std::int16_t, 16> kTakesLarger = takes_larger(kSize, kStride, kReg);
+
+// Each key's partner `kStride` (1, 2, 4 or 8) keys away, within a register.
+template <int kStride>
+WARPSCOPE_AVX2 inline __m256i partner_keys(__m256i x) {
+  if constexpr (kStride == 1)
+    return _mm256_shuffle_epi8(x, _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,  //
+                                                   2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
+  else if constexpr (kStride == 2)
+    return _mm256_shuffle_epi32(x, 0xb1);
+  else if constexpr (kStride == 4)
+    return _mm256_shuffle_epi32(x, 0x4e);
+  else
+    return _mm256_permute4x64_epi64(x, 0x4e);
+}
+
+template <int kSize, int kStride, int kReg>
+WARPSCOPE_AVX2 inline __m256i exchange(__m256i x) {
+  const __m256i p = partner_keys<kStride>(x);
+  const __m256i larger = _mm256_load_si256(reinterpret_cast<const __m256i*>(kTakesLarger<kSize, kStride, kReg>.data()));
+  return _mm256_blendv_epi8(_mm256_min_epu16(x, p), _mm256_max_epu16(x, p), larger);
+}
+
+template <int kSize, int kStride>
+WARPSCOPE_AVX2 inline void exchange_step(__m256i& a, __m256i& b) {
+  if constexpr (kStride == 16) {  // across the registers (kSize 32: a takes the smaller)
+    const __m256i lo = _mm256_min_epu16(a, b);
+    b = _mm256_max_epu16(a, b);
+    a = lo;
+  } else {
+    a = exchange<kSize, kStride, 0>(a);
+    b = exchange<kSize, kStride, 1>(b);
+  }
+}
+
+// Sorts the 32 keys of a (keys 0-15) and b (16-31), ascending.
+WARPSCOPE_AVX2 inline void sort_keys(__m256i& a, __m256i& b) {
+  exchange_step<2, 1>(a, b);
+  exchange_step<4, 2>(a, b);
+  exchange_step<4, 1>(a, b);
+  exchange_step<8, 4>(a, b);
+  exchange_step<8, 2>(a, b);
+  exchange_step<8, 1>(a, b);
+  exchange_step<16, 8>(a, b);
+  exchange_step<16, 4>(a, b);
+  exchange_step<16, 2>(a, b);
+  exchange_step<16, 1>(a, b);
+  exchange_step<32, 16>(a, b);
+  exchange_step<32, 8>(a, b);
+  exchange_step<32, 4>(a, b);
+  exchange_step<32, 2>(a, b);
+  exchange_step<32, 1>(a, b);
+}
+
+// Bit i: key i equals key i - 1 once both are shifted right by kShift (key 0 compares with 0).
+template <int kShift>
+WARPSCOPE_AVX2 inline std::uint32_t equal_to_previous(__m256i a, __m256i b) {
+  const __m256i prev_a = _mm256_alignr_epi8(a, _mm256_permute2x128_si256(a, a, 0x08), 14);
+  const __m256i prev_b = _mm256_alignr_epi8(b, _mm256_permute2x128_si256(a, b, 0x21), 14);
+  const __m256i eq_a = _mm256_cmpeq_epi16(_mm256_srli_epi16(a, kShift), _mm256_srli_epi16(prev_a, kShift));
+  const __m256i eq_b = _mm256_cmpeq_epi16(_mm256_srli_epi16(b, kShift), _mm256_srli_epi16(prev_b, kShift));
+  // packs interleaves the halves (a 0-7, b 0-7 | a 8-15, b 8-15); the permute restores order.
+  return static_cast<std::uint32_t>(
+      _mm256_movemask_epi8(_mm256_permute4x64_epi64(_mm256_packs_epi16(eq_a, eq_b), 0xd8)));
+}
+
+// The busiest set of sorted keys (`active` real keys first): its count, the lowest set with
+// that count, and the distinct keys of all sets.
+struct SortedCount {
+  int most;
+  int set;
+  int distinct;
+};
+
+// The longest run of ones in `ones` (fewer than 64), and the lowest position one starts at.
+WARPSCOPE_AVX2 inline void longest_run(std::uint64_t ones, int& length, int& at) {
+  // run_k: bit p set where `ones` has k ones from p on. Then a binary search for the length.
+  const std::uint64_t run1 = ones, run2 = run1 & (run1 >> 1), run4 = run2 & (run2 >> 2), run8 = run4 & (run4 >> 4),
+                      run16 = run8 & (run8 >> 8), run32 = run16 & (run16 >> 16);
+  std::uint64_t starts = ~0ull;  // where `length` ones start
+  length = 0;
+  const auto extend = [&](std::uint64_t run, int k) {
+    const std::uint64_t longer = starts & (run >> length);
+    starts = longer != 0 ? longer : starts;
+    length += longer != 0 ? k : 0;
+  };
+  extend(run32, 32);
+  extend(run16, 16);
+  extend(run8, 8);
+  extend(run4, 4);
+  extend(run2, 2);
+  extend(run1, 1);
+  at = length == 0 ? 0 : __builtin_ctzll(starts);
+}
+
+WARPSCOPE_AVX2 inline SortedCount count_sorted(__m256i a, __m256i b, int active, BankLoad load) {
+  const std::uint32_t real = active == 32 ? ~0u : (1u << active) - 1u;
+  const std::uint32_t heads = (~equal_to_previous<0>(a, b) | 1u) & real;          // first of each key
+  const std::uint32_t starts = (~equal_to_previous<kRowBits>(a, b) | 1u) & real;  // first of each set
+  const int distinct = __builtin_popcount(heads);
+  // Where the sets start, among the keys counted (the heads, or every key for lanes), with
+  // an end mark: a set's count is the distance to the next start, the longest run of
+  // zeros between starts + 1.
+  const bool lanes = load == BankLoad::Lanes;
+  const int counted = lanes ? active : distinct;
+  const std::uint64_t marks = (lanes ? starts : _pext_u32(starts, heads)) | (1ull << counted);
+  int gap = 0, after = 0;
+  longest_run(~marks & ((1ull << counted) - 1u), gap, after);
+  // The busiest set starts just before its run of zeros (at 0 when every set counts one).
+  const unsigned rank = gap == 0 ? 0u : static_cast<unsigned>(after) - 1u;
+  const int key_index = lanes ? static_cast<int>(rank) : __builtin_ctz(_pdep_u32(1u << rank, heads));
+  alignas(32) std::uint16_t keys[32];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(keys), a);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(keys + 16), b);
+  return {gap + 1, keys[key_index] >> kRowBits, distinct};
+}
+
+}  // namespace warpscope::model::bank_sets_detail
