@@ -77,7 +77,7 @@ fuzz: deps
 
 bench: build
 	./$(BUILD)/bench/model_bench
-	@for b in emu_bench pattern_bench; do [ -x ./$(BUILD)/bench/$$b ] && ./$(BUILD)/bench/$$b || true; done
+	@for b in trace_bench emu_bench pattern_bench; do [ -x ./$(BUILD)/bench/$$b ] && ./$(BUILD)/bench/$$b || true; done
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz

@@ -1,5 +1,6 @@
 // model_bench.cc: how many warp accesses per second the cost model prices on one core.
-// Issue target: >= 20 M/s for 4-byte accesses, >= 5 M/s for 16-byte ones.
+// Issue target: >= 20 M/s for 4-byte accesses, >= 5 M/s for 16-byte ones. trace_bench prices
+// the accesses of the example kernels instead of synthetic ones.
 #include <benchmark/benchmark.h>
 
 #include <random>
