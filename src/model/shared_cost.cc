@@ -110,7 +110,8 @@ __attribute__((noinline)) BankSetLoad load_of_group_spread(const WarpAccess& a, 
       g.worst_bank = static_cast<int>(b);
     }
   }
-  g.worst_lanes = lanes_of_bank[static_cast<size_t>(g.worst_bank)];
+  // As bank_sets.h: distinct words name the lanes only for a conflict, lanes always.
+  if (bank_load == BankLoad::Lanes || g.wavefronts > 1) g.worst_lanes = lanes_of_bank[static_cast<size_t>(g.worst_bank)];
   return g;
 }
 
