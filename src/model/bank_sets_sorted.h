@@ -114,11 +114,12 @@ struct SortedCount {
   int distinct;
 };
 
-// The longest run of ones in `ones` (fewer than 64), and the lowest position one starts at.
+// The longest run of ones in `ones` (bits 1-31; a run is at most 31 long), and the lowest
+// position one starts at.
 WARPSCOPE_AVX2 inline void longest_run(std::uint64_t ones, int& length, int& at) {
   // run_k: bit p set where `ones` has k ones from p on. Then a binary search for the length.
   const std::uint64_t run1 = ones, run2 = run1 & (run1 >> 1), run4 = run2 & (run2 >> 2), run8 = run4 & (run4 >> 4),
-                      run16 = run8 & (run8 >> 8), run32 = run16 & (run16 >> 16);
+                      run16 = run8 & (run8 >> 8);
   std::uint64_t starts = ~0ull;  // where `length` ones start
   length = 0;
   const auto extend = [&](std::uint64_t run, int k) {
@@ -126,7 +127,6 @@ WARPSCOPE_AVX2 inline void longest_run(std::uint64_t ones, int& length, int& at)
     starts = longer != 0 ? longer : starts;
     length += longer != 0 ? k : 0;
   };
-  extend(run32, 32);
   extend(run16, 16);
   extend(run8, 8);
   extend(run4, 4);
@@ -142,7 +142,7 @@ WARPSCOPE_AVX2 inline SortedCount count_sorted(__m256i a, __m256i b, int active,
   const int distinct = __builtin_popcount(heads);
   // Where the sets start, among the keys counted (the heads, or every key for lanes), with
   // an end mark: a set's count is the distance to the next start, the longest run of
-  // zeros between starts + 1.
+  // zeros between starts + 1 (key 0 starts a set: the run is at most 31).
   const bool lanes = load == BankLoad::Lanes;
   const int counted = lanes ? active : distinct;
   const std::uint64_t marks = (lanes ? starts : _pext_u32(starts, heads)) | (1ull << counted);
