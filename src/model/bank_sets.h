@@ -46,8 +46,10 @@ struct BankSetLoad {
 std::uint32_t count_bank_sets(const std::uint64_t* address, int lanes, int group_lanes, std::uint32_t mask,
                               int words_per_lane, BankLoad load, BankSetLoad* out);
 
-// The same without SIMD, whatever the CPU (for tests and other architectures). It counts
-// a subset of the groups count_bank_sets counts (no sorting: rows within 64).
+// The same without SIMD, whatever the CPU (for tests and other architectures). It does not
+// sort: it counts groups whose rows lie within 64. For distinct words that is a subset of
+// what the AVX2 version counts; for lanes the AVX2 version counts only by sorting, so a
+// 32-lane group whose rows straddle its 128 KiB window is counted here and declined there.
 std::uint32_t count_bank_sets_portable(const std::uint64_t* address, int lanes, int group_lanes, std::uint32_t mask,
                                        int words_per_lane, BankLoad load, BankSetLoad* out);
 
