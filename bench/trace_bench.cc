@@ -40,22 +40,28 @@ const std::vector<std::vector<model::WarpAccess>>& traces() {
       std::fprintf(stderr, "trace_bench: %s\n", specs.error().message.c_str());
       std::exit(1);
     }
+    // A launch that cannot run is an error, not a smaller trace.
+    const auto fail = [](const cli::LaunchSpec& spec, const std::string& why) {
+      std::fprintf(stderr, "trace_bench: %s: %s\n", spec.origin.c_str(), why.c_str());
+      std::exit(1);
+    };
     for (const auto& spec : *specs) {
       auto options = cli::launch_options_from_words(spec.words);
-      if (!options) continue;
+      if (!options) fail(spec, options.error().message);
       options->no_sass = true;
       options->quiet = true;
       options->jobs = 1;
       options->blocks = "0-7";
       auto prepared = cli::prepare_launch(*options, std::cin);
-      if (!prepared) continue;
+      if (!prepared) fail(spec, prepared.error().message);
       emu::GlobalMemory memory;
       auto args = (*prepared)->arguments(memory, options->args);
-      if (!args) continue;
+      if (!args) fail(spec, args.error().message);
       std::vector<model::WarpAccess> one;
       auto report = emu::run((*prepared)->module, (*prepared)->kernel_name, (*prepared)->launch, args->values, memory,
                              (*prepared)->run_options, [&] { return std::make_unique<Recorder>(&one); });
-      if (report) all.push_back(std::move(one));
+      if (!report) fail(spec, report.error().message);
+      all.push_back(std::move(one));
     }
     return all;
   }();
