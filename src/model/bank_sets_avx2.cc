@@ -28,6 +28,16 @@ WARPSCOPE_REDUCE_LANES(min_lanes, _mm_min_epu32)
 WARPSCOPE_REDUCE_LANES(max_lanes, _mm_max_epu32)
 #undef WARPSCOPE_REDUCE_LANES
 
+// Horizontal OR and AND of four 64-bit lanes.
+#define WARPSCOPE_REDUCE_LANES64(name, op)                                                \
+  WARPSCOPE_AVX2 inline std::uint64_t name(__m256i v) {                                   \
+    const __m128i x = op(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));       \
+    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(op(x, _mm_unpackhi_epi64(x, x)))); \
+  }
+WARPSCOPE_REDUCE_LANES64(or_lanes64, _mm_or_si128)
+WARPSCOPE_REDUCE_LANES64(and_lanes64, _mm_and_si128)
+#undef WARPSCOPE_REDUCE_LANES64
+
 // Eight 64-bit addresses (lanes 0-7) as their low and high 32-bit halves, in the order
 // shuffle_ps leaves them: lanes 0 1 4 5 2 3 6 7. Counting does not care about the order;
 // the lane masks in and out (active lanes, the lanes of the busiest set) are converted.
@@ -101,14 +111,85 @@ struct Avx2 {
     res.worst_lanes = 0;
   }
 
+  // A group of 32 lanes, the common case, kept short: each lane's key (set, row % 1024)
+  // sorted (bank_sets_sorted.h). Returns 1 (counted), 0 (the general way: a lane's words
+  // not starting a bank set) or -1 (rows not in one aligned window of 1024: the table).
+  // The checks need no per-lane work: over all lanes, the bits in which addresses differ
+  // (OR ^ AND) and the bits any has (OR).
+  WARPSCOPE_AVX2 __attribute__((always_inline)) static int count_by_sorting(const std::uint64_t* addr,
+                                                                            std::uint32_t mask, BankLoad load,
+                                                                            BankSetLoad& res) {
+    __m256i q[8];
+#pragma GCC unroll 8
+    for (int v = 0; v < 8; ++v) q[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + 4 * v));
+    if (mask != ~0u) {  // an inactive lane takes an active one's address: no new row, set or word
+      const __m256d fill = _mm256_castsi256_pd(_mm256_set1_epi64x(static_cast<long long>(addr[__builtin_ctz(mask)])));
+      const __m256i bits = _mm256_set1_epi64x(static_cast<long long>(mask));
+#pragma GCC unroll 8
+      for (int v = 0; v < 8; ++v) {  // lane 4v + j's mask bit moved to the sign bit: blendv's selector
+        const __m256i at_sign = _mm256_sllv_epi64(bits, _mm256_setr_epi64x(63 - 4 * v, 62 - 4 * v, 61 - 4 * v, 60 - 4 * v));
+        q[v] = _mm256_castpd_si256(_mm256_blendv_pd(fill, _mm256_castsi256_pd(q[v]), _mm256_castsi256_pd(at_sign)));
+      }
+    }
+    const __m256i o = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(q[0], q[1]), _mm256_or_si256(q[2], q[3])),
+                                      _mm256_or_si256(_mm256_or_si256(q[4], q[5]), _mm256_or_si256(q[6], q[7])));
+    const __m256i n = _mm256_and_si256(_mm256_and_si256(_mm256_and_si256(q[0], q[1]), _mm256_and_si256(q[2], q[3])),
+                                       _mm256_and_si256(_mm256_and_si256(q[4], q[5]), _mm256_and_si256(q[6], q[7])));
+    const std::uint64_t any = or_lanes64(o), differ = any ^ and_lanes64(n);
+    if ((differ >> (7 + kRowBits)) != 0) return -1;
+    if constexpr (kWordsPerLane > 1)
+      if (((any >> 2) & static_cast<std::uint64_t>(kWordsPerLane - 1)) != 0) return 0;
+    const bool lanes = load == BankLoad::Lanes;  // value-returning atomics: one lane, one access
+    // Low halves (the high ones agree), lanes 0 1 4 5 2 3 6 7 in each vector (split_halves).
+    __m256i low[4], set[4];
+    __m256i used = _mm256_setzero_si256();
+    const __m256i one = _mm256_set1_epi32(1), set_mask = _mm256_set1_epi32(kSets - 1);
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v) {
+      low[v] = _mm256_castps_si256(
+          _mm256_shuffle_ps(_mm256_castsi256_ps(q[2 * v]), _mm256_castsi256_ps(q[2 * v + 1]), 0x88));
+      set[v] = _mm256_and_si256(_mm256_srli_epi32(low[v], 2 + kShift), set_mask);
+      used = _mm256_or_si256(used, _mm256_sllv_epi32(one, set[v]));
+    }
+    if (one_wavefront<kWordsPerLane>(or_lanes(used), !lanes && differ == 0, mask, res)) {
+      name_worst_lanes(set, mask, lanes, res);
+      return 1;
+    }
+    __m256i key[4];
+    const __m256i row_mask = _mm256_set1_epi32((1 << kRowBits) - 1);
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v)
+      key[v] = _mm256_or_si256(_mm256_slli_epi32(set[v], kRowBits), _mm256_and_si256(_mm256_srli_epi32(low[v], 7), row_mask));
+    // Distinct words: an inactive lane repeats an active lane's key, which adds nothing. Lanes:
+    // it must not count, so it takes a key that sorts after every real one.
+    int real = 32;
+    if (lanes && mask != ~0u) {
+      const __m256i inactive = _mm256_set1_epi32(kInactiveKey);
+#pragma GCC unroll 4
+      for (int v = 0; v < 4; ++v) key[v] = _mm256_blendv_epi8(inactive, key[v], positions_of_lanes((mask >> (8 * v)) & 0xffu));
+      real = __builtin_popcount(mask);
+    }
+    __m256i a = _mm256_packus_epi32(key[0], key[1]), b = _mm256_packus_epi32(key[2], key[3]);
+    sort_keys(a, b);
+    const SortedCount c = count_sorted(a, b, real, load);
+    res.wavefronts = c.most;
+    res.distinct_words = c.distinct * kWordsPerLane;
+    res.worst_bank = c.set * kWordsPerLane;
+    res.worst_lanes = 0;
+    name_worst_lanes(set, mask, lanes, res);
+    return 1;
+  }
+
   WARPSCOPE_AVX2 __attribute__((always_inline)) static bool count_group(const std::uint64_t* addr, std::uint32_t mask,
                                                                         BankLoad load, BankSetLoad& res) {
+    if constexpr (kLanes == 32)
+      if (const int r = count_by_sorting(addr, mask, load, res); r >= 0) return r != 0;
     const std::uint64_t fill = addr[__builtin_ctz(mask)];
     const __m256i fill_low = _mm256_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(fill)));
     const __m256i fill_high = _mm256_set1_epi32(static_cast<int>(fill >> 32));
     const __m256i one = _mm256_set1_epi32(1), set_mask = _mm256_set1_epi32(kSets - 1);
     __m256i low[kVecs], set[kVecs];
-    __m256i any = _mm256_setzero_si256(), far = any, used = any, window = any, same = _mm256_set1_epi32(-1);
+    __m256i any = _mm256_setzero_si256(), far = any, used = any, same = _mm256_set1_epi32(-1);
 #pragma GCC unroll 4
     for (int v = 0; v < kVecs; ++v) {
       __m256i l, h;
@@ -124,7 +205,6 @@ struct Avx2 {
       same = _mm256_and_si256(same, _mm256_cmpeq_epi32(l, fill_low));
       set[v] = _mm256_and_si256(_mm256_srli_epi32(l, 2 + kShift), set_mask);
       used = _mm256_or_si256(used, _mm256_sllv_epi32(one, set[v]));
-      if constexpr (kLanes == 32) window = _mm256_or_si256(window, _mm256_xor_si256(l, fill_low));
       low[v] = l;
     }
     // Addresses 4 GiB apart, or a lane's words not starting a bank set: the general way.
@@ -137,29 +217,8 @@ struct Avx2 {
       name_worst_lanes(set, mask, lanes, res);
       return true;
     }
-    if constexpr (kLanes == 32) {
-      // Every row in one aligned window of 1024 (128 KiB): sort the keys.
-      if (_mm256_testz_si256(window, _mm256_set1_epi32(static_cast<int>(~0u << (7 + kRowBits))))) {
-        __m256i key[kVecs];
-        const __m256i row_mask = _mm256_set1_epi32((1 << kRowBits) - 1), inactive = _mm256_set1_epi32(kInactiveKey);
-#pragma GCC unroll 4
-        for (int v = 0; v < kVecs; ++v) {
-          key[v] = _mm256_or_si256(_mm256_slli_epi32(set[v], kRowBits), _mm256_and_si256(_mm256_srli_epi32(low[v], 7), row_mask));
-          const std::uint32_t m8 = (mask >> (8 * v)) & 0xffu;
-          if (m8 != 0xffu) key[v] = _mm256_blendv_epi8(inactive, key[v], positions_of_lanes(m8));
-        }
-        __m256i a = _mm256_packus_epi32(key[0], key[1]), b = _mm256_packus_epi32(key[2], key[3]);
-        sort_keys(a, b);
-        const SortedCount c = count_sorted(a, b, __builtin_popcount(mask), load);
-        res.wavefronts = c.most;
-        res.distinct_words = c.distinct * kWordsPerLane;
-        res.worst_bank = c.set * kWordsPerLane;
-        res.worst_lanes = 0;
-        name_worst_lanes(set, mask, lanes, res);
-        return true;
-      }
-      if (lanes) return false;
-    }
+    if constexpr (kLanes == 32)
+      if (lanes) return false;  // lanes are counted by sorting only
 
     // Rows (address / 128, the low 32 bits: the high halves agree) and their span.
     alignas(32) std::uint32_t slot_of_lane[kLanes], row_of_lane[kLanes];

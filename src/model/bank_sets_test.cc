@@ -44,12 +44,17 @@ Reference reference(const std::array<std::uint64_t, 32>& address, int first, int
 // Addresses of one of several kinds, aligned to the access width.
 std::array<std::uint64_t, 32> random_addresses(std::mt19937& rng, int width) {
   std::array<std::uint64_t, 32> a{};
-  const int kind = static_cast<int>(rng() % 7);
+  const int kind = static_cast<int>(rng() % 9);
   // kind 5 straddles 4 GiB: rows within the 64-row window, high halves of the addresses differ;
   // kind 6 straddles 256 KiB (the sorting path's window; the 64-row table counts it)
   const std::uint64_t base = kind == 5 ? (1ull << 32) - 2048 : kind == 6 ? (256u << 10) - 2048 : (rng() % 4096) * 16;
   const std::uint64_t stride = static_cast<std::uint64_t>(width) << (rng() % 7);
   const std::uint64_t span = kind == 4 ? 65536 : 8192;  // kind 4 spreads past the 64-row window
+  // kinds 7 and 8: a few addresses (2 to 9), lane l taking pool[l % n] (periodic: lanes
+  // 4 apart agree, which a check that compares lanes only 4 or 8 apart would miss) or any
+  std::array<std::uint64_t, 9> pool{};
+  for (auto& p : pool) p = base + rng() % span;
+  const int pool_size = 2 + static_cast<int>(rng() % 8);
   for (int l = 0; l < 32; ++l) {
     std::uint64_t x = 0;
     switch (kind) {
@@ -58,6 +63,8 @@ std::array<std::uint64_t, 32> random_addresses(std::mt19937& rng, int width) {
       case 2: x = base; break;                                                     // broadcast
       case 5: x = base + static_cast<std::uint64_t>(l) * 128; break;              // across 4 GiB
       case 6: x = base + rng() % 4096; break;                                      // across 256 KiB
+      case 7: x = pool[static_cast<size_t>(l % pool_size)]; break;                 // periodic
+      case 8: x = pool[rng() % static_cast<std::uint32_t>(pool_size)]; break;      // a few addresses
       default: x = base + rng() % span; break;                                     // random
     }
     a[static_cast<size_t>(l)] = x / static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(width);
