@@ -3,7 +3,7 @@
 //
 // Each active lane's key is set * 1024 + row % 1024 (15 bits; rows in one aligned window of
 // 1024, checked by the caller), an inactive lane's 0xffff. After sorting (a bitonic
-// network on two registers of 16 keys), lanes reading one chunk of a set sit side by side
+// network on two registers of 16 keys, below), lanes reading one chunk of a set sit side by side
 // and each set's keys form one run, so:
 //   distinct words of a set = distinct keys in its run   (loads, stores)
 //   lanes of a set          = length of its run          (value-returning atomics)
@@ -29,69 +29,107 @@ namespace warpscope::model::bank_sets_detail {
 inline constexpr int kRowBits = 10;                       // rows per window: 1 << kRowBits
 inline constexpr std::uint16_t kInactiveKey = 0xffff;     // sorts after every real key
 
-// The network's blend masks: key p of register r (key 16 r + p overall) takes the larger
-// of itself and its partner (the key `stride` away) where this is set (ascending order).
-constexpr std::array<std::int16_t, 16> takes_larger(int size, int stride, int reg) {
-  std::array<std::int16_t, 16> m{};
-  for (int p = 0; p < 16; ++p) {
-    const int i = 16 * reg + p;
-    m[static_cast<std::size_t>(p)] = (((i & stride) != 0) != ((i & size) != 0)) ? std::int16_t{-1} : std::int16_t{0};
-  }
-  return m;
-}
-template <int kSize, int kStride, int kReg>
-alignas(32) inline constexpr std::array<std::int16_t, 16> kTakesLarger = takes_larger(kSize, kStride, kReg);
+// The sorting network: Batcher's bitonic sort of 32 keys in the form in which every
+// comparator puts the smaller key first (a merge of two sorted blocks first compares each
+// key with its mirror image in the other block, then halves: strides 8, 4, 2, 1). Each step
+// compares register a with register b lane by lane (16 comparators, two instructions: the
+// minima to a, the maxima to b); between steps one or two shuffles move the keys so that
+// the next step's pairs face each other. Those moves were found by a search over the ways
+// keys can be laid out on two registers (scripts/sort_network_search.py): 72 instructions
+// in all, where comparing within a register (shuffle, min, max, blend) took 142. Keys enter
+// in any order and leave sorted, keys 0-15 in a, 16-31 in b.
 
-// Each key's partner `kStride` (1, 2, 4 or 8) keys away, within a register.
-template <int kStride>
-WARPSCOPE_AVX2 inline __m256i partner_keys(__m256i x) {
-  if constexpr (kStride == 1)
-    return _mm256_shuffle_epi8(x, _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,  //
-                                                   2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
-  else if constexpr (kStride == 2)
-    return _mm256_shuffle_epi32(x, 0xb1);
-  else if constexpr (kStride == 4)
-    return _mm256_shuffle_epi32(x, 0x4e);
+WARPSCOPE_AVX2 inline void compare(__m256i& a, __m256i& b) {
+  const __m256i lo = _mm256_min_epu16(a, b);
+  b = _mm256_max_epu16(a, b);
+  a = lo;
+}
+
+// Interleaves a and b in units of 16, 32 bits (within each 128-bit half): a takes the low
+// units of both, b the high ones.
+WARPSCOPE_AVX2 inline void interleave16(__m256i& a, __m256i& b) {
+  const __m256i lo = _mm256_unpacklo_epi16(a, b);
+  b = _mm256_unpackhi_epi16(a, b);
+  a = lo;
+}
+WARPSCOPE_AVX2 inline void interleave32(__m256i& a, __m256i& b) {
+  const __m256i lo = _mm256_unpacklo_epi32(a, b);
+  b = _mm256_unpackhi_epi32(a, b);
+  a = lo;
+}
+
+// a takes the even 32-bit units of both registers, b the odd ones (within each half).
+WARPSCOPE_AVX2 inline void deal32(__m256i& a, __m256i& b) {
+  const __m256 x = _mm256_castsi256_ps(a), y = _mm256_castsi256_ps(b);
+  a = _mm256_castps_si256(_mm256_shuffle_ps(x, y, 0x88));
+  b = _mm256_castps_si256(_mm256_shuffle_ps(x, y, 0xdd));
+}
+
+// a takes the low 128-bit halves of both registers, b the high ones.
+WARPSCOPE_AVX2 inline void split_halves128(__m256i& a, __m256i& b) {
+  const __m256i lo = _mm256_permute2x128_si256(a, b, 0x20);
+  b = _mm256_permute2x128_si256(a, b, 0x31);
+  a = lo;
+}
+
+// Key k of b (k = 0-15) trades places with key k ^ kFlip: reverses b's blocks of
+// kFlip + 1 keys (kFlip 4: swaps 4-key blocks; 6: reverses pairs within 8; 7, 15: keys).
+template <int kFlip>
+WARPSCOPE_AVX2 inline __m256i flip(__m256i b) {
+  const __m256i reverse8 = _mm256_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1,  //
+                                            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
+  if constexpr (kFlip == 4)
+    return _mm256_shuffle_epi32(b, 0x4e);
+  else if constexpr (kFlip == 6)
+    return _mm256_shuffle_epi32(b, 0x1b);
+  else if constexpr (kFlip == 7)
+    return _mm256_shuffle_epi8(b, reverse8);
   else
-    return _mm256_permute4x64_epi64(x, 0x4e);
+    return _mm256_shuffle_epi8(_mm256_permute4x64_epi64(b, 0x4e), reverse8);
 }
 
-template <int kSize, int kStride, int kReg>
-WARPSCOPE_AVX2 inline __m256i exchange(__m256i x) {
-  const __m256i p = partner_keys<kStride>(x);
-  const __m256i larger = _mm256_load_si256(reinterpret_cast<const __m256i*>(kTakesLarger<kSize, kStride, kReg>.data()));
-  return _mm256_blendv_epi8(_mm256_min_epu16(x, p), _mm256_max_epu16(x, p), larger);
+// A merge's first step: each key against its mirror image (b's block flipped, compared,
+// flipped back).
+template <int kFlip>
+WARPSCOPE_AVX2 inline void compare_mirrored(__m256i& a, __m256i& b) {
+  b = flip<kFlip>(b);
+  compare(a, b);
+  b = flip<kFlip>(b);
 }
 
-template <int kSize, int kStride>
-WARPSCOPE_AVX2 inline void exchange_step(__m256i& a, __m256i& b) {
-  if constexpr (kStride == 16) {  // across the registers (kSize 32: a takes the smaller)
-    const __m256i lo = _mm256_min_epu16(a, b);
-    b = _mm256_max_epu16(a, b);
-    a = lo;
-  } else {
-    a = exchange<kSize, kStride, 0>(a);
-    b = exchange<kSize, kStride, 1>(b);
-  }
-}
-
-// Sorts the 32 keys of a (keys 0-15) and b (16-31), ascending.
+// Sorts the 32 keys of a and b (any order): keys 0-15 to a, 16-31 to b, ascending.
 WARPSCOPE_AVX2 inline void sort_keys(__m256i& a, __m256i& b) {
-  exchange_step<2, 1>(a, b);
-  exchange_step<4, 2>(a, b);
-  exchange_step<4, 1>(a, b);
-  exchange_step<8, 4>(a, b);
-  exchange_step<8, 2>(a, b);
-  exchange_step<8, 1>(a, b);
-  exchange_step<16, 8>(a, b);
-  exchange_step<16, 4>(a, b);
-  exchange_step<16, 2>(a, b);
-  exchange_step<16, 1>(a, b);
-  exchange_step<32, 16>(a, b);
-  exchange_step<32, 8>(a, b);
-  exchange_step<32, 4>(a, b);
-  exchange_step<32, 2>(a, b);
-  exchange_step<32, 1>(a, b);
+  compare(a, b);  // blocks of 2
+  deal32(a, b);
+  compare_mirrored<4>(a, b);  // blocks of 4
+  interleave32(a, b);
+  compare(a, b);
+  interleave32(a, b);
+  compare_mirrored<6>(a, b);  // blocks of 8
+  interleave16(a, b);
+  compare(a, b);
+  interleave16(a, b);
+  compare(a, b);
+  interleave16(a, b);
+  compare_mirrored<7>(a, b);  // blocks of 16
+  interleave16(a, b);
+  compare(a, b);
+  interleave16(a, b);
+  compare(a, b);
+  interleave16(a, b);
+  compare(a, b);
+  split_halves128(a, b);
+  compare_mirrored<15>(a, b);  // all 32
+  interleave16(a, b);
+  compare(a, b);
+  interleave32(a, b);
+  compare(a, b);
+  interleave16(a, b);
+  compare(a, b);
+  interleave16(a, b);
+  split_halves128(a, b);
+  compare(a, b);
+  interleave16(a, b);
 }
 
 // Bit i: key i equals key i - 1 once both are shifted right by kShift (key 0 compares with 0).
