@@ -7,7 +7,7 @@ AccessCost price_valid(const Arch& arch, const WarpAccess& access) {
   AccessCost cost;
   cost.op = access.op;
   if (space_of(access.op) == Space::Shared)
-    cost.shared = price_shared(arch, access);
+    price_shared(arch, access, cost.shared.emplace());  // in place: no copy of a freshly written struct
   else
     cost.global = price_global(arch, access);
   return cost;

@@ -24,6 +24,10 @@ struct AccessCost {
   std::optional<SharedCost> shared;  // set for shared-memory ops
   std::optional<GlobalCost> global;  // set for global-memory ops
 };
+// Kept to 80 bytes: GCC (x86-64, generic tuning) clears a larger object with `rep stosq`,
+// whose start-up alone cost a third of pricing a conflict-free access (model_bench; and
+// std::optional's constructor clears its storage).
+static_assert(sizeof(AccessCost) <= 80, "price_valid's result must stay small");
 
 // Validates, then prices. The only errors are invalid accesses (see validate()).
 Expected<AccessCost> price(const Arch& arch, const WarpAccess& access);

@@ -169,14 +169,24 @@ struct Avx2 {
       for (int v = 0; v < 4; ++v) key[v] = _mm256_blendv_epi8(inactive, key[v], positions_of_lanes((mask >> (8 * v)) & 0xffu));
       real = __builtin_popcount(mask);
     }
-    __m256i a = _mm256_packus_epi32(key[0], key[1]), b = _mm256_packus_epi32(key[2], key[3]);
+    const __m256i unsorted_a = _mm256_packus_epi32(key[0], key[1]), unsorted_b = _mm256_packus_epi32(key[2], key[3]);
+    __m256i a = unsorted_a, b = unsorted_b;
     sort_keys(a, b);
     const SortedCount c = count_sorted(a, b, real, load);
     res.wavefronts = c.most;
     res.distinct_words = c.distinct * kWordsPerLane;
     res.worst_bank = c.set * kWordsPerLane;
     res.worst_lanes = 0;
-    name_worst_lanes(set, mask, lanes, res);
+    if (lanes || c.most > 1) {  // the lanes whose keys are in the busiest set
+      const __m256i worst = _mm256_set1_epi16(static_cast<short>(c.set));
+      const __m256i in_a = _mm256_cmpeq_epi16(_mm256_srli_epi16(unsorted_a, kRowBits), worst);
+      const __m256i in_b = _mm256_cmpeq_epi16(_mm256_srli_epi16(unsorted_b, kRowBits), worst);
+      // The keys' order: split_halves' (0 1 4 5 | 2 3 6 7 per eight lanes), then packus's (per
+      // 128-bit half, four from each source): bits 0-15 of the mask are lanes 0 1 4 5 8 9 ...,
+      // bits 16-31 lanes 2 3 6 7 10 11 ...
+      const auto m = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_packs_epi16(in_a, in_b)));
+      res.worst_lanes = (_pdep_u32(m & 0xffffu, 0x33333333u) | _pdep_u32(m >> 16, 0xccccccccu)) & mask;
+    }
     return 1;
   }
 

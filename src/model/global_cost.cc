@@ -60,9 +60,19 @@ bool count_near(const std::uint64_t* addr, int n, int width, std::uint64_t lo, s
   const std::uint64_t base = (lo >> 7) << 2;  // sector index of lo's line: lines are bits 4k..4k+3
   if ((hi >> 5) - base >= 512) return false;
   std::array<std::uint64_t, 8> bits{};
-  for (int i = 0; i < n; ++i) {
-    const std::uint64_t s = (addr[i] >> 5) - base;
-    bits[s >> 6] |= 1ull << (s & 63u);
+  if ((hi >> 5) - base < 64) {  // one word, in a register
+    std::uint64_t word = 0;
+    for (int i = 0; i < n; ++i) word |= 1ull << ((addr[i] >> 5) - base);
+    bits[0] = word;
+  } else {
+    // Four sets of words, one per lane mod 4, merged after: lanes on one word would
+    // otherwise wait on each other's read-modify-write through memory.
+    std::array<std::array<std::uint64_t, 8>, 4> part{};
+    for (int i = 0; i < n; ++i) {
+      const std::uint64_t s = (addr[i] >> 5) - base;
+      part[static_cast<size_t>(i & 3)][s >> 6] |= 1ull << (s & 63u);
+    }
+    for (size_t w = 0; w < bits.size(); ++w) bits[w] = part[0][w] | part[1][w] | part[2][w] | part[3][w];
   }
   std::array<int, 8> before{};  // touched sectors in earlier words
   int sectors = 0, lines = 0;
@@ -75,7 +85,7 @@ bool count_near(const std::uint64_t* addr, int n, int width, std::uint64_t lo, s
   cost.sectors = sectors;
   cost.lines = lines;
   if (increasing) {
-    cost.bytes_requested = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(width);
+    cost.bytes_requested = static_cast<std::uint32_t>(n * width);
     return true;
   }
   std::array<std::uint32_t, kWarpSize> elements{};  // per touched sector, by rank
@@ -87,7 +97,7 @@ bool count_near(const std::uint64_t* addr, int n, int width, std::uint64_t lo, s
   }
   int distinct = 0;
   for (int r = 0; r < sectors; ++r) distinct += __builtin_popcount(elements[static_cast<size_t>(r)]);
-  cost.bytes_requested = static_cast<std::uint64_t>(distinct) * static_cast<std::uint64_t>(width);
+  cost.bytes_requested = static_cast<std::uint32_t>(distinct * width);
   return true;
 }
 
@@ -95,13 +105,15 @@ bool count_near(const std::uint64_t* addr, int n, int width, std::uint64_t lo, s
 
 GlobalCost price_global(const Arch& arch, const WarpAccess& a) {
   GlobalCost cost;
-  std::array<std::uint64_t, kWarpSize> addr{};
+  std::array<std::uint64_t, kWarpSize> addr;  // the active lanes' addresses: the first n are set
   int n = 0;
   std::uint64_t lo = ~0ull, hi = 0;
   bool increasing = true;
+  std::uint64_t previous = 0;  // in a register: reading addr[n - 1] back waited on the store each lane
   for (std::uint32_t m = a.mask; m != 0; m &= m - 1) {
     const std::uint64_t v = a.address[__builtin_ctz(m)];
-    increasing &= n == 0 || v > addr[static_cast<size_t>(n - 1)];
+    increasing &= n == 0 || v > previous;
+    previous = v;
     addr[static_cast<size_t>(n++)] = v;
     lo = std::min(lo, v);
     hi = std::max(hi, v);
@@ -115,9 +127,9 @@ GlobalCost price_global(const Arch& arch, const WarpAccess& a) {
     cost.sectors = count_distinct_units(addr.data(), n, __builtin_ctz(arch.sector_bytes), lo, hi);
     cost.lines = count_distinct_units(addr.data(), n, __builtin_ctz(arch.line_bytes), lo, hi);
     cost.bytes_requested =
-        static_cast<std::uint64_t>(count_distinct_units(addr.data(), n, __builtin_ctz(a.width), lo, hi)) * width;
+        static_cast<std::uint32_t>(static_cast<std::uint64_t>(count_distinct_units(addr.data(), n, __builtin_ctz(a.width), lo, hi)) * width);
   }
-  cost.bytes_moved = static_cast<std::uint64_t>(cost.sectors) * sector;
+  cost.bytes_moved = static_cast<std::uint32_t>(static_cast<std::uint64_t>(cost.sectors) * sector);
   // ncu's "ideal" (L2 Theoretical Sectors Global Ideal): the sectors the active lanes' bytes
   // would fill if packed, but never more than were touched (a broadcast is already ideal).
   // Measured: examples/conv3x3 on an H200, whose clamped halo loads repeat addresses.

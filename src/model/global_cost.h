@@ -25,8 +25,10 @@ struct GlobalCost {
   int sectors = 0;        // distinct 32-byte sectors touched
   int lines = 0;          // distinct 128-byte lines touched
   int ideal_sectors = 0;  // as ncu: min(sectors, ceil(active lanes * width / 32))
-  std::uint64_t bytes_requested = 0;  // distinct bytes the active lanes asked for (efficiency's numerator)
-  std::uint64_t bytes_moved = 0;      // sectors * 32
+  // 32 bits: one instruction asks for at most 32 lanes x 16 bytes (and AccessCost stays small,
+  // see access_cost.h).
+  std::uint32_t bytes_requested = 0;  // distinct bytes the active lanes asked for (efficiency's numerator)
+  std::uint32_t bytes_moved = 0;      // sectors * 32
   Coalescing cause = Coalescing::Coalesced;
 
   int excess_sectors() const { return sectors - ideal_sectors; }

@@ -117,7 +117,7 @@ __attribute__((noinline)) BankSetLoad load_of_group_spread(const WarpAccess& a, 
 
 }  // namespace
 
-SharedCost price_shared(const Arch& arch, const WarpAccess& a) {
+void price_shared(const Arch& arch, const WarpAccess& a, SharedCost& cost) {
   const BankLoad bank_load = a.op == MemOp::SharedAtomic ? BankLoad::Lanes : BankLoad::DistinctWords;
   const int group_lanes = group_lanes_for(arch, a);
   const auto [words_per_lane, lanes] = lane_words(a);
@@ -127,7 +127,6 @@ SharedCost price_shared(const Arch& arch, const WarpAccess& a) {
                                    __builtin_ctz(static_cast<unsigned>(arch.bank_bytes));
   const int wavefront_words = 1 << wavefront_words_log2;
 
-  SharedCost cost;
   cost.group_lanes = group_lanes;
   const auto add = [&](const BankSetLoad& g) {
     ++cost.groups;
@@ -143,11 +142,11 @@ SharedCost price_shared(const Arch& arch, const WarpAccess& a) {
   // The common case (bank_sets.h); the rest the general way.
   std::array<BankSetLoad, kWarpSize / 8> loads;
   if (lanes == 32 && group_lanes == 32 && words_per_lane <= 4) {  // one group: most accesses
-    if (a.mask == 0) return cost;
+    if (a.mask == 0) return;
     if (count_bank_sets(a.address.data(), lanes, group_lanes, a.mask, words_per_lane, bank_load, loads.data()) == 0)
       loads[0] = load_of_group_spread(a, a.mask, words_per_lane, bank_load);
     add(loads[0]);
-    return cost;
+    return;
   }
   std::uint32_t counted = 0;
   if (words_per_lane <= 4 && (lanes & (group_lanes - 1)) == 0)
@@ -161,7 +160,6 @@ SharedCost price_shared(const Arch& arch, const WarpAccess& a) {
     if (((counted >> index) & 1u) == 0) g = load_of_group_spread(a, group_mask, words_per_lane, bank_load);
     add(g);
   }
-  return cost;
 }
 
 }  // namespace warpscope::model

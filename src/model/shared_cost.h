@@ -27,7 +27,13 @@ struct SharedCost {
   int bank_conflicts() const { return wavefronts - ideal_wavefronts; }
 };
 
-// Prices a validated shared-memory access (lds, sts, ldsm, atoms, atoms_agg).
-SharedCost price_shared(const Arch& arch, const WarpAccess& access);
+// Prices a validated shared-memory access (lds, sts, ldsm, atoms, atoms_agg) into `cost`
+// (a default-constructed SharedCost).
+void price_shared(const Arch& arch, const WarpAccess& access, SharedCost& cost);
+inline SharedCost price_shared(const Arch& arch, const WarpAccess& access) {
+  SharedCost cost;
+  price_shared(arch, access, cost);
+  return cost;
+}
 
 }  // namespace warpscope::model
