@@ -35,7 +35,7 @@ inline constexpr std::uint16_t kInactiveKey = 0xffff;     // sorts after every r
 // compares register a with register b lane by lane (16 comparators, two instructions: the
 // minima to a, the maxima to b); between steps one or two shuffles move the keys so that
 // the next step's pairs face each other. Those moves were found by a search over the ways
-// keys can be laid out on two registers (scripts/sort_network_search.py), the shortest
+// keys can be laid out on two registers (tools/sort_network_search.py), the shortest
 // chain of dependent steps first (31 cycles of moves on Zen 3; two cross the 128-bit
 // halves), then the fewest instructions: 75, where comparing within a register (shuffle,
 // min, max, blend) took 142. Keys enter in any order and leave sorted in the order
