@@ -111,14 +111,25 @@ struct Avx2 {
     res.worst_lanes = 0;
   }
 
-  // A group of 32 lanes, the common case, kept short: each lane's key (set, row % 1024)
-  // sorted (bank_sets_sorted.h). Returns 1 (counted), 0 (the general way: a lane's words
-  // not starting a bank set) or -1 (rows not in one aligned window of 1024: the table).
-  // The checks need no per-lane work: over all lanes, the bits in which addresses differ
-  // (OR ^ AND) and the bits any has (OR).
+  // A whole warp at once, its groups sorted together: each active lane's key is
+  // (group * sets per group + set, row % 1024), the group's sets above every lower group's
+  // (kSupersets of them, at most 32: 5 bits), so one sort lines up every group's keys.
+  // Fills out[g] for each group with an active lane and returns those groups' bits; 0: the
+  // general way (lanes, in groups other than 32); -1: group by group (rows not in one
+  // aligned window of 1024: the table; a lane's words not starting a bank set: that
+  // group the general way). The checks need no
+  // per-lane work: over all lanes, the bits in which addresses differ (OR ^ AND) and the bits
+  // any has (OR).
+  static constexpr int kGroups = 32 / kLanes;
+  static constexpr int kSupersets = kGroups * kSets;
+  static constexpr bool kSortsWarp = kSupersets <= 32;
+
   WARPSCOPE_AVX2 __attribute__((always_inline)) static int count_by_sorting(const std::uint64_t* addr,
                                                                             std::uint32_t mask, BankLoad load,
-                                                                            BankSetLoad& res) {
+                                                                            BankSetLoad* out) {
+    const bool lanes = load == BankLoad::Lanes;  // value-returning atomics: one lane, one access
+    if constexpr (kLanes != 32)
+      if (lanes) return 0;
     __m256i q[8];
 #pragma GCC unroll 8
     for (int v = 0; v < 8; ++v) q[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + 4 * v));
@@ -138,8 +149,7 @@ struct Avx2 {
     const std::uint64_t any = or_lanes64(o), differ = any ^ and_lanes64(n);
     if ((differ >> (7 + kRowBits)) != 0) return -1;
     if constexpr (kWordsPerLane > 1)
-      if (((any >> 2) & static_cast<std::uint64_t>(kWordsPerLane - 1)) != 0) return 0;
-    const bool lanes = load == BankLoad::Lanes;  // value-returning atomics: one lane, one access
+      if (((any >> 2) & static_cast<std::uint64_t>(kWordsPerLane - 1)) != 0) return -1;
     // Low halves (the high ones agree), lanes 0 1 4 5 2 3 6 7 in each vector (split_halves).
     __m256i low[4], set[4];
     __m256i used = _mm256_setzero_si256();
@@ -151,19 +161,39 @@ struct Avx2 {
       set[v] = _mm256_and_si256(_mm256_srli_epi32(low[v], 2 + kShift), set_mask);
       used = _mm256_or_si256(used, _mm256_sllv_epi32(one, set[v]));
     }
-    if (one_wavefront<kWordsPerLane>(or_lanes(used), !lanes && differ == 0, mask, res)) {
-      name_worst_lanes(set, mask, lanes, res);
-      return 1;
+    if constexpr (kLanes == 32) {
+      if (one_wavefront<kWordsPerLane>(or_lanes(used), !lanes && differ == 0, mask, out[0])) {
+        name_worst_lanes(set, mask, lanes, out[0]);
+        return 1;
+      }
+    } else if constexpr (kLanes == 8) {  // one wavefront each, if every group's lanes have sets of their own
+      std::uint32_t counted = 0;
+      bool all = true;
+#pragma GCC unroll 4
+      for (int g = 0; g < kGroups; ++g) {
+        const std::uint32_t group_mask = (mask >> (8 * g)) & 0xffu;
+        if (group_mask == 0) continue;
+        __m256i bits = _mm256_sllv_epi32(one, set[g]);  // an inactive lane's set is another group's
+        if (group_mask != 0xffu) bits = _mm256_and_si256(bits, positions_of_lanes(group_mask));
+        const std::uint32_t group_used = or_lanes(bits);
+        all &= one_wavefront<kWordsPerLane>(group_used, differ == 0, group_mask, out[g]);
+        counted |= 1u << g;
+      }
+      if (all) return static_cast<int>(counted);
     }
     __m256i key[4];
     const __m256i row_mask = _mm256_set1_epi32((1 << kRowBits) - 1);
 #pragma GCC unroll 4
-    for (int v = 0; v < 4; ++v)
-      key[v] = _mm256_or_si256(_mm256_slli_epi32(set[v], kRowBits), _mm256_and_si256(_mm256_srli_epi32(low[v], 7), row_mask));
-    // Distinct words: an inactive lane repeats an active lane's key, which adds nothing. Lanes:
-    // it must not count, so it takes a key that sorts after every real one.
+    for (int v = 0; v < 4; ++v) {
+      constexpr int kVecsPerGroup = kLanes / 8;  // lanes 8v .. 8v + 7 are in group v / kVecsPerGroup
+      const __m256i superset = _mm256_add_epi32(set[v], _mm256_set1_epi32(v / kVecsPerGroup * kSets));
+      key[v] = _mm256_or_si256(_mm256_slli_epi32(superset, kRowBits), _mm256_and_si256(_mm256_srli_epi32(low[v], 7), row_mask));
+    }
+    // One group, distinct words: an inactive lane repeats an active lane's key, which adds
+    // nothing. Otherwise it must not count (another group's key, or a lane), so it takes a key
+    // that sorts after every real one.
     int real = 32;
-    if (lanes && mask != ~0u) {
+    if (mask != ~0u && (lanes || kGroups > 1)) {
       const __m256i inactive = _mm256_set1_epi32(kInactiveKey);
 #pragma GCC unroll 4
       for (int v = 0; v < 4; ++v) key[v] = _mm256_blendv_epi8(inactive, key[v], positions_of_lanes((mask >> (8 * v)) & 0xffu));
@@ -172,28 +202,41 @@ struct Avx2 {
     const __m256i unsorted_a = _mm256_packus_epi32(key[0], key[1]), unsorted_b = _mm256_packus_epi32(key[2], key[3]);
     __m256i a = unsorted_a, b = unsorted_b;
     sort_keys(a, b);
-    const SortedCount c = count_sorted(a, b, real, load);
-    res.wavefronts = c.most;
-    res.distinct_words = c.distinct * kWordsPerLane;
-    res.worst_bank = c.set * kWordsPerLane;
-    res.worst_lanes = 0;
-    if (lanes || c.most > 1) {  // the lanes whose keys are in the busiest set
-      const __m256i worst = _mm256_set1_epi16(static_cast<short>(c.set));
-      const __m256i in_a = _mm256_cmpeq_epi16(_mm256_srli_epi16(unsorted_a, kRowBits), worst);
-      const __m256i in_b = _mm256_cmpeq_epi16(_mm256_srli_epi16(unsorted_b, kRowBits), worst);
-      // The keys' order: split_halves' (0 1 4 5 | 2 3 6 7 per eight lanes), then packus's (per
-      // 128-bit half, four from each source): bits 0-15 of the mask are lanes 0 1 4 5 8 9 ...,
-      // bits 16-31 lanes 2 3 6 7 10 11 ...
-      const auto m = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_packs_epi16(in_a, in_b)));
-      res.worst_lanes = (_pdep_u32(m & 0xffffu, 0x33333333u) | _pdep_u32(m >> 16, 0xccccccccu)) & mask;
+    const SortedMarks marked = mark_sorted(a, b, real);
+    alignas(32) std::uint16_t keys[32];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(keys), a);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(keys + 16), b);
+    std::uint32_t counted = 0;
+    int first = 0;  // a group's keys follow the lower groups' active keys
+#pragma GCC unroll 4
+    for (int g = 0; g < kGroups; ++g) {
+      const std::uint32_t group_mask = kGroups == 1 ? mask : (mask >> (g * kLanes)) & ((1u << (kLanes % 32)) - 1u);
+      if (group_mask == 0) continue;
+      const int end = kGroups == 1 ? real : first + __builtin_popcount(group_mask);
+      const SortedCount c = count_sorted(marked, keys, first, end, load);
+      first = end;
+      BankSetLoad& res = out[g];
+      res.wavefronts = c.most;
+      res.distinct_words = c.distinct * kWordsPerLane;
+      res.worst_bank = (c.set % kSets) * kWordsPerLane;
+      res.worst_lanes = 0;
+      counted |= 1u << g;
+      if (lanes || c.most > 1) {  // the lanes whose keys are in the busiest set
+        const __m256i worst = _mm256_set1_epi16(static_cast<short>(c.set));
+        const __m256i in_a = _mm256_cmpeq_epi16(_mm256_srli_epi16(unsorted_a, kRowBits), worst);
+        const __m256i in_b = _mm256_cmpeq_epi16(_mm256_srli_epi16(unsorted_b, kRowBits), worst);
+        // The keys' order: split_halves' (0 1 4 5 | 2 3 6 7 per eight lanes), then packus's
+        // (per 128-bit half, four from each source): bits 0-15 of the mask are lanes 0 1 4 5
+        // 8 9 ..., bits 16-31 lanes 2 3 6 7 10 11 ...
+        const auto m = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_packs_epi16(in_a, in_b)));
+        res.worst_lanes = (_pdep_u32(m & 0xffffu, 0x33333333u) | _pdep_u32(m >> 16, 0xccccccccu)) & mask;
+      }
     }
-    return 1;
+    return static_cast<int>(counted);
   }
 
   WARPSCOPE_AVX2 __attribute__((always_inline)) static bool count_group(const std::uint64_t* addr, std::uint32_t mask,
                                                                         BankLoad load, BankSetLoad& res) {
-    if constexpr (kLanes == 32)
-      if (const int r = count_by_sorting(addr, mask, load, res); r >= 0) return r != 0;
     const std::uint64_t fill = addr[__builtin_ctz(mask)];
     const __m256i fill_low = _mm256_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(fill)));
     const __m256i fill_high = _mm256_set1_epi32(static_cast<int>(fill >> 32));
@@ -273,7 +316,12 @@ struct Avx2 {
   WARPSCOPE_AVX2 static std::uint32_t run(const std::uint64_t* address, int lanes, std::uint32_t warp_mask,
                                           BankLoad load, BankSetLoad* out) {
     std::uint32_t counted = 0;
-    if constexpr (kLanes == 32) {  // one group (lanes is 32)
+    int sorted = -1;  // all 32 lanes at once, where their sets fit one key
+    if constexpr (kSortsWarp)
+      if (lanes == 32 && warp_mask != 0) sorted = count_by_sorting(address, warp_mask, load, out);
+    if (sorted >= 0) {
+      counted = static_cast<std::uint32_t>(sorted);
+    } else if constexpr (kLanes == 32) {  // one group (lanes is 32)
       counted = warp_mask != 0 && count_group(address, warp_mask, load, out[0]) ? 1u : 0u;
     } else {
       for (int first = 0, g = 0; first < lanes; first += kLanes, ++g) {

@@ -200,25 +200,37 @@ WARPSCOPE_AVX2 inline void longest_run(std::uint64_t ones, int& length, int& at)
   at = length == 0 ? 0 : __builtin_ctzll(starts);
 }
 
-WARPSCOPE_AVX2 inline SortedCount count_sorted(__m256i a, __m256i b, int active, BankLoad load) {
+// Where the sorted keys change: bit i of heads where key i is the first of its value, of
+// starts where it is the first of its set (key >> kRowBits); both among the first `active`.
+struct SortedMarks {
+  std::uint32_t heads, starts;
+};
+
+WARPSCOPE_AVX2 inline SortedMarks mark_sorted(__m256i a, __m256i b, int active) {
   const std::uint32_t real = active == 32 ? ~0u : (1u << active) - 1u;
-  const std::uint32_t heads = (~equal_to_previous<0>(a, b) | 1u) & real;          // first of each key
-  const std::uint32_t starts = (~equal_to_previous<kRowBits>(a, b) | 1u) & real;  // first of each set
+  return {(~equal_to_previous<0>(a, b) | 1u) & real, (~equal_to_previous<kRowBits>(a, b) | 1u) & real};
+}
+
+// The busiest set among sorted keys first .. end - 1 (first < end: one group's keys, whose
+// sets differ from every other group's), `keys` as sort_keys leaves them (a, then b).
+WARPSCOPE_AVX2 inline SortedCount count_sorted(const SortedMarks& marked, const std::uint16_t* keys, int first, int end,
+                                               BankLoad load) {
+  const std::uint32_t range = (end == 32 ? ~0u : (1u << end) - 1u) & ~((1u << first) - 1u);
+  const std::uint32_t heads = marked.heads & range, starts = marked.starts & range;
   const int distinct = __builtin_popcount(heads);
   // Where the sets start, among the keys counted (the heads, or every key for lanes), with
   // an end mark: a set's count is the distance to the next start, the longest run of
-  // zeros between starts + 1 (key 0 starts a set: the run is at most 31).
+  // zeros between starts + 1 (the range's first key starts a set: the run is at most 31).
   const bool lanes = load == BankLoad::Lanes;
-  const int counted = lanes ? active : distinct;
-  const std::uint64_t marks = (lanes ? starts : _pext_u32(starts, heads)) | (1ull << counted);
+  const int counted = lanes ? end - first : distinct;
+  const std::uint64_t marks = (lanes ? starts >> first : _pext_u32(starts, heads)) | (1ull << counted);
   int gap = 0, after = 0;
   longest_run(~marks & ((1ull << counted) - 1u), gap, after);
-  // The busiest set starts just before its run of zeros (at 0 when every set counts one).
+  // The busiest set starts just before its run of zeros (at the range's first key when every
+  // set counts one).
   const unsigned rank = gap == 0 ? 0u : static_cast<unsigned>(after) - 1u;
-  const int key_index = lanes ? static_cast<int>(rank) : __builtin_ctz(_pdep_u32(1u << rank, heads));
-  alignas(32) std::uint16_t keys[32];  // a then b: key i at place i % 8 + (i & 8) * 2 + (i & 16) / 2
-  _mm256_store_si256(reinterpret_cast<__m256i*>(keys), a);
-  _mm256_store_si256(reinterpret_cast<__m256i*>(keys + 16), b);
+  const int key_index = lanes ? first + static_cast<int>(rank) : __builtin_ctz(_pdep_u32(1u << rank, heads));
+  // a then b: key i at place i % 8 + (i & 8) * 2 + (i & 16) / 2
   const int place = (key_index & 7) | ((key_index & 8) << 1) | ((key_index & 16) >> 1);
   return {gap + 1, keys[place] >> kRowBits, distinct};
 }
