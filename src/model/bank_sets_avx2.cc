@@ -166,15 +166,21 @@ struct Avx2 {
         name_worst_lanes(set, mask, lanes, out[0]);
         return 1;
       }
-    } else if constexpr (kLanes == 8) {  // one wavefront each, if every group's lanes have sets of their own
+    } else {  // one wavefront each, if every group's lanes have sets of their own
       std::uint32_t counted = 0;
       bool all = true;
 #pragma GCC unroll 4
       for (int g = 0; g < kGroups; ++g) {
-        const std::uint32_t group_mask = (mask >> (8 * g)) & 0xffu;
+        const std::uint32_t group_mask = (mask >> (kLanes * g)) & ((1u << kLanes) - 1u);
         if (group_mask == 0) continue;
-        __m256i bits = _mm256_sllv_epi32(one, set[g]);  // an inactive lane's set is another group's
-        if (group_mask != 0xffu) bits = _mm256_and_si256(bits, positions_of_lanes(group_mask));
+        __m256i bits = _mm256_setzero_si256();
+#pragma GCC unroll 2
+        for (int v = g * kLanes / 8; v < (g + 1) * kLanes / 8; ++v) {
+          __m256i b = _mm256_sllv_epi32(one, set[v]);  // an inactive lane's set is another group's
+          const std::uint32_t m8 = (mask >> (8 * v)) & 0xffu;
+          if (m8 != 0xffu) b = _mm256_and_si256(b, positions_of_lanes(m8));
+          bits = _mm256_or_si256(bits, b);
+        }
         const std::uint32_t group_used = or_lanes(bits);
         all &= one_wavefront<kWordsPerLane>(group_used, differ == 0, group_mask, out[g]);
         counted |= 1u << g;
