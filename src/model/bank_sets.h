@@ -13,10 +13,10 @@
 // per-bank count):
 //  - a table of row bits: when the group's rows lie within 64 consecutive rows, r % 64
 //    tells them apart, a set's rows are the bits of one 64-bit word and its count is a
-//    popcount (portable, and AVX2 for groups of 8 or 16 lanes);
-//  - sorting (AVX2, groups of 32 lanes whose rows lie in one aligned window of 1024 rows,
-//    128 KiB): each lane's key (set, row % 1024) through a sorting network; equal keys sit
-//    side by side, a set's keys form one run (bank_sets_sorted.h).
+//    popcount (portable, and AVX2 where sorting does not apply);
+//  - sorting (AVX2, a warp whose rows lie in one aligned window of 1024 rows, 128 KiB):
+//    each lane's key (group, set, row % 1024) through a sorting network; equal keys sit
+//    side by side, a set's keys form one run, a group's sets one range (bank_sets_sorted.h).
 // The AVX2 versions are chosen at load time when the CPU has AVX2 (bank_sets_avx2.cc).
 #pragma once
 

@@ -59,10 +59,11 @@ inline std::uint32_t lanes_of_positions(std::uint32_t m) {
   return (m & 0xc3u) | ((m & 0x0cu) << 2) | ((m & 0x30u) >> 2);
 }
 
-// One group in 32-bit lanes: the low halves of its addresses (the high halves must all be
-// the same, else the group is declined), eight lanes per vector. Groups of 32 lanes are
-// sorted (bank_sets_sorted.h) when their rows lie in one window of 1024; the others, and
-// groups of 8 or 16, go through the table of row bits.
+// Groups of kLanes in 32-bit lanes: the low halves of their addresses (the high halves must
+// all be the same, else declined), eight lanes per vector. A whole warp is sorted at once
+// (bank_sets_sorted.h) when its rows lie in one window of 1024 and its groups' sets fit a
+// 5-bit key (every shape but 8-lane groups of narrow words); otherwise each group goes
+// through the table of row bits.
 template <int kLanes, int kWordsPerLane>
 struct Avx2 {
   static constexpr int kShift = kSetShift<kWordsPerLane>;
