@@ -117,10 +117,9 @@ struct Avx2 {
   // (kSupersets of them, at most 32: 5 bits), so one sort lines up every group's keys.
   // Fills out[g] for each group with an active lane and returns those groups' bits; 0: the
   // general way (lanes, in groups other than 32); -1: group by group (rows not in one
-  // aligned window of 1024: the table; a lane's words not starting a bank set: that
-  // group the general way). The checks need no
-  // per-lane work: over all lanes, the bits in which addresses differ (OR ^ AND) and the bits
-  // any has (OR).
+  // aligned window of 1024: the table; a lane's words not starting a bank set: that group
+  // the general way). The checks need no per-lane work: over all lanes, the bits in which
+  // addresses differ (OR ^ AND) and the bits any has (OR).
   static constexpr int kGroups = 32 / kLanes;
   static constexpr int kSupersets = kGroups * kSets;
   static constexpr bool kSortsWarp = kSupersets <= 32;
