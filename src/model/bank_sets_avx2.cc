@@ -124,6 +124,14 @@ struct Avx2 {
   static constexpr int kSupersets = kGroups * kSets;
   static constexpr bool kSortsWarp = kSupersets <= 32;
 
+  // The active lanes of group g, in the group's own bits (lane g * kLanes is bit 0).
+  static std::uint32_t lanes_of_group(std::uint32_t warp_mask, int g) {
+    if constexpr (kLanes == 32)
+      return warp_mask;
+    else
+      return (warp_mask >> (g * kLanes)) & ((1u << kLanes) - 1u);
+  }
+
   WARPSCOPE_AVX2 __attribute__((always_inline)) static int count_by_sorting(const std::uint64_t* addr,
                                                                             std::uint32_t mask, BankLoad load,
                                                                             BankSetLoad* out) {
@@ -152,16 +160,17 @@ struct Avx2 {
       if (((any >> 2) & static_cast<std::uint64_t>(kWordsPerLane - 1)) != 0) return -1;
     // Low halves (the high ones agree), lanes 0 1 4 5 2 3 6 7 in each vector (split_halves).
     __m256i low[4], set[4];
-    __m256i used = _mm256_setzero_si256();
     const __m256i one = _mm256_set1_epi32(1), set_mask = _mm256_set1_epi32(kSets - 1);
 #pragma GCC unroll 4
     for (int v = 0; v < 4; ++v) {
       low[v] = _mm256_castps_si256(
           _mm256_shuffle_ps(_mm256_castsi256_ps(q[2 * v]), _mm256_castsi256_ps(q[2 * v + 1]), 0x88));
       set[v] = _mm256_and_si256(_mm256_srli_epi32(low[v], 2 + kShift), set_mask);
-      used = _mm256_or_si256(used, _mm256_sllv_epi32(one, set[v]));
     }
     if constexpr (kLanes == 32) {
+      __m256i used = _mm256_setzero_si256();  // an inactive lane repeats an active lane's set
+#pragma GCC unroll 4
+      for (int v = 0; v < 4; ++v) used = _mm256_or_si256(used, _mm256_sllv_epi32(one, set[v]));
       if (one_wavefront<kWordsPerLane>(or_lanes(used), !lanes && differ == 0, mask, out[0])) {
         name_worst_lanes(set, mask, lanes, out[0]);
         return 1;
@@ -171,7 +180,7 @@ struct Avx2 {
       bool all = true;
 #pragma GCC unroll 4
       for (int g = 0; g < kGroups; ++g) {
-        const std::uint32_t group_mask = (mask >> (kLanes * g)) & ((1u << kLanes) - 1u);
+        const std::uint32_t group_mask = lanes_of_group(mask, g);
         if (group_mask == 0) continue;
         __m256i bits = _mm256_setzero_si256();
 #pragma GCC unroll 2
@@ -216,7 +225,7 @@ struct Avx2 {
     int first = 0;  // a group's keys follow the lower groups' active keys
 #pragma GCC unroll 4
     for (int g = 0; g < kGroups; ++g) {
-      const std::uint32_t group_mask = kGroups == 1 ? mask : (mask >> (g * kLanes)) & ((1u << (kLanes % 32)) - 1u);
+      const std::uint32_t group_mask = lanes_of_group(mask, g);
       if (group_mask == 0) continue;
       const int end = kGroups == 1 ? real : first + __builtin_popcount(group_mask);
       const SortedCount c = count_sorted(marked, keys, first, end, load);
@@ -331,7 +340,7 @@ struct Avx2 {
       counted = warp_mask != 0 && count_group(address, warp_mask, load, out[0]) ? 1u : 0u;
     } else {
       for (int first = 0, g = 0; first < lanes; first += kLanes, ++g) {
-        const std::uint32_t mask = (warp_mask >> first) & ((1u << kLanes) - 1u);
+        const std::uint32_t mask = lanes_of_group(warp_mask, g);
         if (mask == 0 || !count_group(address + first, mask, load, out[g])) continue;
         out[g].worst_lanes <<= first;
         counted |= 1u << g;
