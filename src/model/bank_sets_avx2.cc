@@ -250,8 +250,10 @@ struct Avx2 {
     return static_cast<int>(counted);
   }
 
+  // One group by the table of row bits (distinct words only: lanes are counted by sorting).
   WARPSCOPE_AVX2 __attribute__((always_inline)) static bool count_group(const std::uint64_t* addr, std::uint32_t mask,
                                                                         BankLoad load, BankSetLoad& res) {
+    if (load == BankLoad::Lanes) return false;
     const std::uint64_t fill = addr[__builtin_ctz(mask)];
     const __m256i fill_low = _mm256_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(fill)));
     const __m256i fill_high = _mm256_set1_epi32(static_cast<int>(fill >> 32));
@@ -278,15 +280,7 @@ struct Avx2 {
     // Addresses 4 GiB apart, or a lane's words not starting a bank set: the general way.
     if (!_mm256_testz_si256(far, far)) return false;
     if (((or_lanes(any) >> 2) & static_cast<std::uint32_t>(kWordsPerLane - 1)) != 0) return false;
-    const bool lanes = load == BankLoad::Lanes;  // value-returning atomics: one lane, one access
-    if constexpr (kLanes != 32)
-      if (lanes) return false;
-    if (one_wavefront<kWordsPerLane>(or_lanes(used), !lanes && _mm256_movemask_epi8(same) == -1, mask, res)) {
-      name_worst_lanes(set, mask, lanes, res);
-      return true;
-    }
-    if constexpr (kLanes == 32)
-      if (lanes) return false;  // lanes are counted by sorting only
+    if (one_wavefront<kWordsPerLane>(or_lanes(used), _mm256_movemask_epi8(same) == -1, mask, res)) return true;
 
     // Rows (address / 128, the low 32 bits: the high halves agree) and their span.
     alignas(32) std::uint32_t slot_of_lane[kLanes], row_of_lane[kLanes];
