@@ -8,6 +8,9 @@
 // fewer than 64.
 #include "model/bank_sets.h"
 
+#include <algorithm>
+#include <array>
+
 #include "model/bank_sets_common.h"
 
 namespace warpscope::model {
@@ -15,6 +18,27 @@ namespace warpscope::model {
 namespace {
 
 using namespace bank_sets_detail;
+
+// Distinct rows per set, given each lane's set and row (the rows span fewer than 64).
+template <int kLanes, int kWordsPerLane, class T>
+__attribute__((always_inline)) inline void count_rows(const T* set, const T* row, BankSetLoad& out) {
+  constexpr int kSets = kMaxLanes / kWordsPerLane;
+  std::array<std::uint64_t, kSets> rows{};
+#pragma GCC unroll 32
+  for (int i = 0; i < kLanes; ++i) rows[set[i]] |= 1ull << (row[i] & 63u);
+  int most = 0, sum = 0, worst = 0;
+#pragma GCC unroll 32
+  for (int s = 0; s < kSets; ++s) {
+    const int c = __builtin_popcountll(rows[static_cast<size_t>(s)]);
+    sum += c;
+    worst = c > most ? s : worst;  // the lowest busiest set
+    most = std::max(most, c);
+  }
+  out.wavefronts = most;
+  out.distinct_words = sum * kWordsPerLane;
+  out.worst_bank = worst * kWordsPerLane;
+  out.worst_lanes = 0;  // the caller names them, only for a conflict
+}
 
 template <int kLanes, int kWordsPerLane>
 struct Portable {

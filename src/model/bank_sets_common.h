@@ -1,9 +1,7 @@
 // bank_sets_common.h: what the portable and AVX2 counters of bank_sets.h share (private to
-// src/model): the one-wavefront shortcut, the table of row bits, and the table of counters
-// by shape.
+// src/model): the one-wavefront shortcut and the table of counters by shape.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -30,27 +28,6 @@ __attribute__((always_inline)) inline bool one_wavefront(std::uint32_t used_sets
   out.worst_bank = __builtin_ctz(used_sets) * kWordsPerLane;
   out.worst_lanes = 0;
   return true;
-}
-
-// Distinct rows per set, given each lane's set and row (the rows span fewer than 64).
-template <int kLanes, int kWordsPerLane, class T>
-__attribute__((always_inline)) inline void count_rows(const T* set, const T* row, BankSetLoad& out) {
-  constexpr int kSets = kMaxLanes / kWordsPerLane;
-  std::array<std::uint64_t, kSets> rows{};
-#pragma GCC unroll 32
-  for (int i = 0; i < kLanes; ++i) rows[set[i]] |= 1ull << (row[i] & 63u);
-  int most = 0, sum = 0, worst = 0;
-#pragma GCC unroll 32
-  for (int s = 0; s < kSets; ++s) {
-    const int c = __builtin_popcountll(rows[static_cast<size_t>(s)]);
-    sum += c;
-    worst = c > most ? s : worst;  // the lowest busiest set
-    most = std::max(most, c);
-  }
-  out.wavefronts = most;
-  out.distinct_words = sum * kWordsPerLane;
-  out.worst_bank = worst * kWordsPerLane;
-  out.worst_lanes = 0;  // the caller names them, only for a conflict
 }
 
 // The counters for the shapes the hardware has, by log2(group lanes / 8) and log2(words
