@@ -28,16 +28,6 @@ WARPSCOPE_REDUCE_LANES(min_lanes, _mm_min_epu32)
 WARPSCOPE_REDUCE_LANES(max_lanes, _mm_max_epu32)
 #undef WARPSCOPE_REDUCE_LANES
 
-// Horizontal OR and AND of four 64-bit lanes.
-#define WARPSCOPE_REDUCE_LANES64(name, op)                                                \
-  WARPSCOPE_AVX2 inline std::uint64_t name(__m256i v) {                                   \
-    const __m128i x = op(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));       \
-    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(op(x, _mm_unpackhi_epi64(x, x)))); \
-  }
-WARPSCOPE_REDUCE_LANES64(or_lanes64, _mm_or_si128)
-WARPSCOPE_REDUCE_LANES64(and_lanes64, _mm_and_si128)
-#undef WARPSCOPE_REDUCE_LANES64
-
 // Eight 64-bit addresses (lanes 0-7) as their low and high 32-bit halves, in the order
 // shuffle_ps leaves them: lanes 0 1 4 5 2 3 6 7. Counting does not care about the order;
 // the lane masks in and out (active lanes, the lanes of the busiest set) are converted.
@@ -139,22 +129,8 @@ struct Avx2 {
     if constexpr (kLanes != 32)
       if (lanes) return 0;
     __m256i q[8];
-#pragma GCC unroll 8
-    for (int v = 0; v < 8; ++v) q[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + 4 * v));
-    if (mask != ~0u) {  // an inactive lane takes an active one's address: no new row, set or word
-      const __m256d fill = _mm256_castsi256_pd(_mm256_set1_epi64x(static_cast<long long>(addr[__builtin_ctz(mask)])));
-      const __m256i bits = _mm256_set1_epi64x(static_cast<long long>(mask));
-#pragma GCC unroll 8
-      for (int v = 0; v < 8; ++v) {  // lane 4v + j's mask bit moved to the sign bit: blendv's selector
-        const __m256i at_sign = _mm256_sllv_epi64(bits, _mm256_setr_epi64x(63 - 4 * v, 62 - 4 * v, 61 - 4 * v, 60 - 4 * v));
-        q[v] = _mm256_castpd_si256(_mm256_blendv_pd(fill, _mm256_castsi256_pd(q[v]), _mm256_castsi256_pd(at_sign)));
-      }
-    }
-    const __m256i o = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(q[0], q[1]), _mm256_or_si256(q[2], q[3])),
-                                      _mm256_or_si256(_mm256_or_si256(q[4], q[5]), _mm256_or_si256(q[6], q[7])));
-    const __m256i n = _mm256_and_si256(_mm256_and_si256(_mm256_and_si256(q[0], q[1]), _mm256_and_si256(q[2], q[3])),
-                                       _mm256_and_si256(_mm256_and_si256(q[4], q[5]), _mm256_and_si256(q[6], q[7])));
-    const std::uint64_t any = or_lanes64(o), differ = any ^ and_lanes64(n);
+    load_lanes(addr, mask, q);
+    const auto [any, differ] = lane_bits(q);
     if ((differ >> (7 + kRowBits)) != 0) return -1;
     if constexpr (kWordsPerLane > 1)
       if (((any >> 2) & static_cast<std::uint64_t>(kWordsPerLane - 1)) != 0) return -1;
@@ -163,8 +139,7 @@ struct Avx2 {
     const __m256i one = _mm256_set1_epi32(1), set_mask = _mm256_set1_epi32(kSets - 1);
 #pragma GCC unroll 4
     for (int v = 0; v < 4; ++v) {
-      low[v] = _mm256_castps_si256(
-          _mm256_shuffle_ps(_mm256_castsi256_ps(q[2 * v]), _mm256_castsi256_ps(q[2 * v + 1]), 0x88));
+      low[v] = low_halves(q, v);
       set[v] = _mm256_and_si256(_mm256_srli_epi32(low[v], 2 + kShift), set_mask);
     }
     if constexpr (kLanes == 32) {

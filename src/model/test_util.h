@@ -9,6 +9,12 @@ namespace warpscope::model::testing {
 
 inline const Arch& sm90() { return **find_arch("sm_90"); }
 
+// Whether this CPU runs the AVX2 code (tests of it skip elsewhere).
+inline bool has_avx2() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
+}
+
 // An access whose lane L reads `address(L)`.
 inline WarpAccess make_access(MemOp op, int width, const std::function<std::uint64_t(int)>& address,
                               std::uint32_t mask = 0xffffffffu) {
