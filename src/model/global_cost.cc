@@ -1,8 +1,11 @@
-// global_cost.cc: sectors and lines by counting distinct addresses among active lanes.
+// global_cost.cc: sectors and lines by counting distinct addresses among active lanes (here,
+// or with AVX2 in global_cost_avx2.cc, chosen at load time).
 #include "model/global_cost.h"
 
 #include <algorithm>
 #include <array>
+
+#include "model/global_touched.h"
 
 namespace warpscope::model {
 
@@ -17,6 +20,10 @@ std::string_view coalescing_name(Coalescing c) {
 }
 
 namespace {
+
+using global_detail::StridedFn;
+using global_detail::Touched;
+using global_detail::Avx2Counters;
 
 // Distinct values of (v >> shift) among n values whose minimum and maximum are known.
 // Fast path: fewer than 512 distinct candidates fit a 512-bit set; else count a sorted copy.
@@ -43,20 +50,36 @@ int count_distinct_units(const std::uint64_t* v, int n, int shift, std::uint64_t
 
 // Why more sectors than ideal: the active lanes' addresses, in lane order, either advance by
 // a constant stride (the access width: a misaligned contiguous block; wider: a stride) or not.
-Coalescing classify(const std::uint64_t* addr, int n, int width) {
-  if (n < 2) return Coalescing::Misalignment;
-  const std::uint64_t stride = addr[1] - addr[0];
-  for (int i = 2; i < n; ++i)
-    if (addr[i] - addr[i - 1] != stride) return Coalescing::Scatter;
-  return stride == static_cast<std::uint64_t>(width) ? Coalescing::Misalignment : Coalescing::Stride;
+// `strided` checks all 32 lanes at once (nullptr: lane by lane).
+Coalescing classify(const WarpAccess& a, StridedFn strided) {
+  const auto named = [&](std::uint64_t stride) {
+    return stride == static_cast<std::uint64_t>(a.width) ? Coalescing::Misalignment : Coalescing::Stride;
+  };
+  if (a.mask == ~0u && strided != nullptr) {
+    const std::uint64_t stride = a.address[1] - a.address[0];
+    return strided(a.address.data(), stride) ? named(stride) : Coalescing::Scatter;
+  }
+  std::uint32_t m = a.mask;
+  const std::uint64_t first = a.address[__builtin_ctz(m)];
+  m &= m - 1;
+  if (m == 0) return Coalescing::Misalignment;
+  std::uint64_t previous = a.address[__builtin_ctz(m)];
+  const std::uint64_t stride = previous - first;
+  for (m &= m - 1; m != 0; m &= m - 1) {
+    const std::uint64_t v = a.address[__builtin_ctz(m)];
+    if (v - previous != stride) return Coalescing::Scatter;
+    previous = v;
+  }
+  return named(stride);
 }
 
-// Sectors, lines and distinct bytes in one pass, when every sector lies within 512 sectors
-// of the lowest line's first: a bit per sector; lines are groups of four bits; a touched
-// sector's rank among the touched ones indexes a bit set of its elements. False otherwise.
-// `increasing`: the addresses rise strictly in lane order, so all n elements are distinct.
+// Sectors, lines and distinct elements in one pass, when every sector lies within 512
+// sectors of the lowest line's first: a bit per sector; lines are groups of four bits; a
+// touched sector's rank among the touched ones indexes a bit set of its elements. False
+// otherwise. `increasing`: the addresses rise strictly in lane order, so all n elements are
+// distinct.
 bool count_near(const std::uint64_t* addr, int n, int width, std::uint64_t lo, std::uint64_t hi, bool increasing,
-                GlobalCost& cost) {
+                Touched& out) {
   const std::uint64_t base = (lo >> 7) << 2;  // sector index of lo's line: lines are bits 4k..4k+3
   if ((hi >> 5) - base >= 512) return false;
   std::array<std::uint64_t, 8> bits{};
@@ -82,10 +105,10 @@ bool count_near(const std::uint64_t* addr, int n, int width, std::uint64_t lo, s
     const std::uint64_t any = bits[w] | bits[w] >> 1 | bits[w] >> 2 | bits[w] >> 3;
     lines += __builtin_popcountll(any & 0x1111111111111111ull);
   }
-  cost.sectors = sectors;
-  cost.lines = lines;
+  out.sectors = sectors;
+  out.lines = lines;
   if (increasing) {
-    cost.bytes_requested = static_cast<std::uint32_t>(n * width);
+    out.elements = n;
     return true;
   }
   std::array<std::uint32_t, kWarpSize> elements{};  // per touched sector, by rank
@@ -97,46 +120,87 @@ bool count_near(const std::uint64_t* addr, int n, int width, std::uint64_t lo, s
   }
   int distinct = 0;
   for (int r = 0; r < sectors; ++r) distinct += __builtin_popcount(elements[static_cast<size_t>(r)]);
-  cost.bytes_requested = static_cast<std::uint32_t>(distinct * width);
+  out.elements = distinct;
   return true;
 }
 
-}  // namespace
-
-GlobalCost price_global(const Arch& arch, const WarpAccess& a) {
-  GlobalCost cost;
+// The portable count: the active lanes' addresses gathered, then bit sets near them, or
+// sorting.
+__attribute__((noinline)) bool count_touched_portable(const std::uint64_t* address, std::uint32_t mask, int width, Touched& out) {
   std::array<std::uint64_t, kWarpSize> addr;  // the active lanes' addresses: the first n are set
   int n = 0;
   std::uint64_t lo = ~0ull, hi = 0;
   bool increasing = true;
   std::uint64_t previous = 0;  // in a register: reading addr[n - 1] back waited on the store each lane
-  for (std::uint32_t m = a.mask; m != 0; m &= m - 1) {
-    const std::uint64_t v = a.address[__builtin_ctz(m)];
+  for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+    const std::uint64_t v = address[__builtin_ctz(m)];
     increasing &= n == 0 || v > previous;
     previous = v;
     addr[static_cast<size_t>(n++)] = v;
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   }
-  if (n == 0) return cost;
+  if (count_near(addr.data(), n, width, lo, hi, increasing, out)) return true;
+  out.sectors = count_distinct_units(addr.data(), n, 5, lo, hi);
+  out.lines = count_distinct_units(addr.data(), n, 7, lo, hi);
+  out.elements = count_distinct_units(addr.data(), n, __builtin_ctz(static_cast<unsigned>(width)), lo, hi);
+  return true;
+}
+
+// Other sector and line sizes: sorted copies.
+__attribute__((noinline)) void count_touched_sorting(const Arch& arch, const WarpAccess& a, Touched& t) {
+  std::array<std::uint64_t, kWarpSize> addr;
+  int n = 0;
+  std::uint64_t lo = ~0ull, hi = 0;
+  for (std::uint32_t m = a.mask; m != 0; m &= m - 1) {
+    addr[static_cast<size_t>(n)] = a.address[__builtin_ctz(m)];
+    lo = std::min(lo, addr[static_cast<size_t>(n)]);
+    hi = std::max(hi, addr[static_cast<size_t>(n++)]);
+  }
+  t.sectors = count_distinct_units(addr.data(), n, __builtin_ctz(arch.sector_bytes), lo, hi);
+  t.lines = count_distinct_units(addr.data(), n, __builtin_ctz(arch.line_bytes), lo, hi);
+  t.elements = count_distinct_units(addr.data(), n, __builtin_ctz(a.width), lo, hi);
+}
+
+const Avx2Counters kAvx2 = global_detail::avx2_counters();
+
+GlobalCost price_global_with(const Arch& arch, const WarpAccess& a, const Avx2Counters& fast) {
+  GlobalCost cost;
+  if (a.mask == 0) return cost;
   const auto width = static_cast<std::uint64_t>(a.width);
   const auto sector = static_cast<std::uint64_t>(arch.sector_bytes);
   cost.requests = 1;
-  // An aligned access of at most 16 bytes never crosses a 32-byte sector.
-  if (arch.sector_bytes != 32 || arch.line_bytes != 128 || !count_near(addr.data(), n, a.width, lo, hi, increasing, cost)) {
-    cost.sectors = count_distinct_units(addr.data(), n, __builtin_ctz(arch.sector_bytes), lo, hi);
-    cost.lines = count_distinct_units(addr.data(), n, __builtin_ctz(arch.line_bytes), lo, hi);
-    cost.bytes_requested =
-        static_cast<std::uint32_t>(static_cast<std::uint64_t>(count_distinct_units(addr.data(), n, __builtin_ctz(a.width), lo, hi)) * width);
+  Touched t{};
+  // Both counters know 32-byte sectors in 128-byte lines (every NVIDIA GPU since Maxwell).
+  // An aligned access of at most 16 bytes never crosses a sector.
+  if (arch.sector_bytes == 32 && arch.line_bytes == 128) {
+    if (fast.touched == nullptr || !fast.touched(a.address.data(), a.mask, a.width, t))
+      count_touched_portable(a.address.data(), a.mask, a.width, t);
+  } else {
+    count_touched_sorting(arch, a, t);
   }
+  cost.sectors = t.sectors;
+  cost.lines = t.lines;
+  cost.bytes_requested = static_cast<std::uint32_t>(static_cast<std::uint64_t>(t.elements) * width);
   cost.bytes_moved = static_cast<std::uint32_t>(static_cast<std::uint64_t>(cost.sectors) * sector);
   // ncu's "ideal" (L2 Theoretical Sectors Global Ideal): the sectors the active lanes' bytes
   // would fill if packed, but never more than were touched (a broadcast is already ideal).
   // Measured: examples/conv3x3 on an H200, whose clamped halo loads repeat addresses.
-  const std::uint64_t lane_bytes = static_cast<std::uint64_t>(n) * width;
-  cost.ideal_sectors = std::min(cost.sectors, static_cast<int>((lane_bytes + sector - 1) / sector));
-  if (cost.sectors > cost.ideal_sectors) cost.cause = classify(addr.data(), n, a.width);
+  const std::uint64_t lane_bytes = static_cast<std::uint64_t>(__builtin_popcount(a.mask)) * width;
+  const int sector_shift = __builtin_ctz(arch.sector_bytes);  // a power of two: no division
+  cost.ideal_sectors = std::min(cost.sectors, static_cast<int>((lane_bytes + sector - 1) >> sector_shift));
+  if (cost.sectors > cost.ideal_sectors) cost.cause = classify(a, fast.strided);
   return cost;
+}
+
+}  // namespace
+
+GlobalCost price_global(const Arch& arch, const WarpAccess& access) {
+  return price_global_with(arch, access, kAvx2);
+}
+
+GlobalCost price_global_portable(const Arch& arch, const WarpAccess& access) {
+  return price_global_with(arch, access, Avx2Counters{nullptr, nullptr});
 }
 
 }  // namespace warpscope::model

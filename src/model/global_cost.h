@@ -40,4 +40,7 @@ struct GlobalCost {
 // Prices a validated global-memory access (ldg, stg, redg).
 GlobalCost price_global(const Arch& arch, const WarpAccess& access);
 
+// The same without SIMD, whatever the CPU (for tests: global_cost_test compares the two).
+GlobalCost price_global_portable(const Arch& arch, const WarpAccess& access);
+
 }  // namespace warpscope::model

@@ -1,7 +1,12 @@
-// global_cost_test.cc: sectors, lines and the cause of excess, by example.
+// global_cost_test.cc: sectors, lines and the cause of excess, by example; the model (AVX2
+// where the CPU has it) and its portable version against a brute-force count.
 #include "model/global_cost.h"
 
 #include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <vector>
 
 #include "model/test_util.h"
 
@@ -64,6 +69,90 @@ TEST(GlobalCost, NoActiveLaneNoRequest) {
   const auto c = global_of(make_access(MemOp::GlobalLoad, 4, [](int l) { return 4u * l; }, 0));
   EXPECT_EQ(c.requests, 0);
   EXPECT_EQ(c.sectors, 0);
+}
+
+// Sets of sectors, lines and elements; the cause from the active lanes' addresses in order.
+GlobalCost brute_force(const WarpAccess& a) {
+  GlobalCost c;
+  std::set<std::uint64_t> sectors, lines, elements;
+  std::vector<std::uint64_t> in_order;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!a.active(lane)) continue;
+    const std::uint64_t x = a.address[lane];
+    sectors.insert(x / 32);
+    lines.insert(x / 128);
+    elements.insert(x / static_cast<std::uint64_t>(a.width));
+    in_order.push_back(x);
+  }
+  if (in_order.empty()) return c;
+  c.requests = 1;
+  c.sectors = static_cast<int>(sectors.size());
+  c.lines = static_cast<int>(lines.size());
+  c.bytes_requested = static_cast<std::uint32_t>(elements.size() * static_cast<std::size_t>(a.width));
+  c.bytes_moved = static_cast<std::uint32_t>(c.sectors * 32);
+  c.ideal_sectors = std::min(c.sectors, static_cast<int>((in_order.size() * static_cast<std::size_t>(a.width) + 31) / 32));
+  if (c.sectors > c.ideal_sectors) {
+    bool constant = true;
+    for (std::size_t i = 2; i < in_order.size(); ++i)
+      constant &= in_order[i] - in_order[i - 1] == in_order[1] - in_order[0];
+    c.cause = in_order.size() < 2 ? Coalescing::Misalignment
+              : !constant        ? Coalescing::Scatter
+              : in_order[1] - in_order[0] == static_cast<std::uint64_t>(a.width) ? Coalescing::Misalignment
+                                                                                  : Coalescing::Stride;
+  }
+  return c;
+}
+
+void expect_same(const GlobalCost& got, const GlobalCost& want, const char* who, int iteration) {
+  EXPECT_EQ(got.requests, want.requests) << who << " " << iteration;
+  EXPECT_EQ(got.sectors, want.sectors) << who << " " << iteration;
+  EXPECT_EQ(got.lines, want.lines) << who << " " << iteration;
+  EXPECT_EQ(got.ideal_sectors, want.ideal_sectors) << who << " " << iteration;
+  EXPECT_EQ(got.bytes_requested, want.bytes_requested) << who << " " << iteration;
+  EXPECT_EQ(got.bytes_moved, want.bytes_moved) << who << " " << iteration;
+  EXPECT_EQ(got.cause, want.cause) << who << " " << iteration;
+}
+
+TEST(GlobalCost, ModelAndPortableMatchBruteForce) {
+  std::mt19937_64 rng(11);
+  const std::array<std::uint64_t, 7> spans{64, 1024, 8192, 65536, 1u << 20, 1u << 24, 1ull << 40};
+  for (int iteration = 0; iteration < 30000; ++iteration) {
+    const int width = 1 << (rng() % 5);
+    const auto w = static_cast<std::uint64_t>(width);
+    // A base anywhere, often just below a 64 KiB or 1 MiB boundary (windows the AVX2 count uses).
+    std::uint64_t base = (rng() % (1ull << 44)) & ~(w - 1);
+    if (rng() % 3 == 0) base = ((base >> 16) << 16) - w * (1 + rng() % 64);
+    const std::uint64_t span = spans[rng() % spans.size()];
+    const std::uint64_t stride = rng() % 2 ? w * (1ull << (rng() % 12)) : w * (rng() % 40);
+    const int kind = static_cast<int>(rng() % 6);
+    const int broken = static_cast<int>(rng() % 32);
+    const std::uint64_t few = 1 + rng() % 4;
+    std::uint32_t mask = ~0u;
+    switch (rng() % 4) {
+      case 0: mask = static_cast<std::uint32_t>(rng()); break;
+      case 1: mask = 1u << (rng() % 32); break;
+      case 2: mask = 0xffffffffu >> (rng() % 32); break;
+      default: break;
+    }
+    const WarpAccess a = testing::make_access(
+        MemOp::GlobalLoad, width,
+        [&](int l) -> std::uint64_t {
+          const auto lane = static_cast<std::uint64_t>(l);
+          switch (kind) {
+            case 0: return base + lane * stride;                      // strides, broadcast (0)
+            case 1: return base - lane * stride + 31 * stride;        // falling
+            case 2: return base + (rng() % (span / w)) * w;           // random in a span
+            case 3: return base + (rng() % few) * span / 2 / w * w;   // a few addresses
+            case 4: return base + lane * stride + (l == broken ? w : 0);  // a stride broken once
+            default: return base + ((lane ^ 1) + (lane % 3)) * w;     // contiguous, shuffled
+          }
+        },
+        mask);
+    const GlobalCost want = brute_force(a);
+    expect_same(price_global(testing::sm90(), a), want, "model", iteration);
+    expect_same(price_global_portable(testing::sm90(), a), want, "portable", iteration);
+    if (::testing::Test::HasFailure()) return;
+  }
 }
 
 }  // namespace
