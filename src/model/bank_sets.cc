@@ -86,6 +86,10 @@ struct Portable {
     return true;
   }
 
+  static bool warp(const std::uint64_t* address, std::uint32_t mask, BankLoad load, BankSetLoad& out) {
+    return count_group(address, mask, load, out);
+  }
+
   static std::uint32_t run(const std::uint64_t* address, int lanes, std::uint32_t warp_mask, BankLoad load,
                            BankSetLoad* out) {
     std::uint32_t counted = 0;
@@ -104,7 +108,8 @@ constexpr CountTable kPortable = count_table<Portable>();
 // The portable counters from the start (constant initialization), the AVX2 ones once this
 // file's static initializers have run where the CPU has AVX2.
 CountTable counters = kPortable;
-const bool kPicked = avx2_counters(counters);
+WarpTable warp_counters = warp_table<Portable>();
+const bool kPicked = avx2_counters(counters, warp_counters);
 
 std::uint32_t run_counter(const CountTable& table, const std::uint64_t* address, int lanes, int group_lanes,
                           std::uint32_t mask, int words_per_lane, BankLoad load, BankSetLoad* out) {
@@ -125,6 +130,13 @@ std::uint32_t count_bank_sets_portable(const std::uint64_t* address, int lanes, 
 std::uint32_t count_bank_sets(const std::uint64_t* address, int lanes, int group_lanes, std::uint32_t mask,
                               int words_per_lane, BankLoad load, BankSetLoad* out) {
   return run_counter(counters, address, lanes, group_lanes, mask, words_per_lane, load, out);
+}
+
+bool count_warp_bank_sets(const std::uint64_t* address, std::uint32_t mask, int words_per_lane, BankLoad load,
+                          BankSetLoad& out) {
+  const auto w = static_cast<unsigned>(words_per_lane);
+  if (mask == 0 || w == 0 || w > 4 || (w & (w - 1)) != 0) return false;
+  return warp_counters[static_cast<size_t>(__builtin_ctz(w))](address, mask, load, out);
 }
 
 }  // namespace warpscope::model

@@ -46,6 +46,11 @@ struct BankSetLoad {
 std::uint32_t count_bank_sets(const std::uint64_t* address, int lanes, int group_lanes, std::uint32_t mask,
                               int words_per_lane, BankLoad load, BankSetLoad* out);
 
+// The most common shape, one group of the whole warp (lanes and group_lanes 32), without the
+// loop over groups: true and `out` filled as count_bank_sets's bit 0 and out[0].
+bool count_warp_bank_sets(const std::uint64_t* address, std::uint32_t mask, int words_per_lane, BankLoad load,
+                          BankSetLoad& out);
+
 // The same without SIMD, whatever the CPU (for tests and other architectures). It does not
 // sort: it counts groups whose rows lie within 64. For distinct words that is a subset of
 // what the AVX2 version counts; for lanes the AVX2 version counts only by sorting, so a

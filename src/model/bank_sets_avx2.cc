@@ -142,11 +142,13 @@ struct Avx2 {
       low[v] = low_halves(q, v);
       set[v] = _mm256_and_si256(_mm256_srli_epi32(low[v], 2 + kShift), set_mask);
     }
+    std::uint32_t present = 0;  // a bit per superset among the active lanes
     if constexpr (kLanes == 32) {
       __m256i used = _mm256_setzero_si256();  // an inactive lane repeats an active lane's set
 #pragma GCC unroll 4
       for (int v = 0; v < 4; ++v) used = _mm256_or_si256(used, _mm256_sllv_epi32(one, set[v]));
-      if (one_wavefront<kWordsPerLane>(or_lanes(used), !lanes && differ == 0, mask, out[0])) {
+      present = or_lanes(used);
+      if (one_wavefront<kWordsPerLane>(present, !lanes && differ == 0, mask, out[0])) {
         name_worst_lanes(set, mask, lanes, out[0]);
         return 1;
       }
@@ -166,6 +168,7 @@ struct Avx2 {
           bits = _mm256_or_si256(bits, b);
         }
         const std::uint32_t group_used = or_lanes(bits);
+        present |= group_used << (g * kSets);
         all &= one_wavefront<kWordsPerLane>(group_used, differ == 0, group_mask, out[g]);
         counted |= 1u << g;
       }
@@ -193,9 +196,6 @@ struct Avx2 {
     __m256i a = unsorted_a, b = unsorted_b;
     sort_keys(a, b);
     const SortedMarks marked = mark_sorted(a, b, real);
-    alignas(32) std::uint16_t keys[32];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(keys), a);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(keys + 16), b);
     std::uint32_t counted = 0;
     int first = 0;  // a group's keys follow the lower groups' active keys
 #pragma GCC unroll 4
@@ -203,7 +203,7 @@ struct Avx2 {
       const std::uint32_t group_mask = lanes_of_group(mask, g);
       if (group_mask == 0) continue;
       const int end = kGroups == 1 ? real : first + __builtin_popcount(group_mask);
-      const SortedCount c = count_sorted(marked, keys, first, end, load);
+      const SortedCount c = count_sorted(marked, present, first, end, load);
       first = end;
       BankSetLoad& res = out[g];
       res.wavefronts = c.most;
@@ -318,16 +318,32 @@ struct Avx2 {
     _mm256_zeroupper();  // the caller is plain x86-64 code (a dirty upper half slows it)
     return counted;
   }
+
+  // The table apart, so that warp's frame stays small (the table's arrays need 32-byte
+  // alignment and half a kilobyte).
+  WARPSCOPE_AVX2 __attribute__((noinline)) static bool count_group_apart(const std::uint64_t* addr, std::uint32_t mask,
+                                                                         BankLoad load, BankSetLoad& res) {
+    return count_group(addr, mask, load, res);
+  }
+
+  // A warp as one group (kLanes is 32; mask not 0).
+  WARPSCOPE_AVX2 static bool warp(const std::uint64_t* address, std::uint32_t mask, BankLoad load, BankSetLoad& out) {
+    const int sorted = count_by_sorting(address, mask, load, &out);
+    const bool counted = sorted >= 0 ? sorted != 0 : count_group_apart(address, mask, load, out);
+    _mm256_zeroupper();
+    return counted;
+  }
 };
 
 }  // namespace
 
-bool avx2_counters(CountTable& table) {
+bool avx2_counters(CountTable& table, WarpTable& warp) {
   __builtin_cpu_init();  // needed before __builtin_cpu_supports in a static initializer
   if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("popcnt") || !__builtin_cpu_supports("bmi") ||
       !__builtin_cpu_supports("bmi2"))
     return false;
   table = count_table<Avx2>();
+  warp = warp_table<Avx2>();
   return true;
 }
 
@@ -336,7 +352,7 @@ bool avx2_counters(CountTable& table) {
 #else
 
 namespace warpscope::model::bank_sets_detail {
-bool avx2_counters(CountTable&) { return false; }
+bool avx2_counters(CountTable&, WarpTable&) { return false; }
 }  // namespace warpscope::model::bank_sets_detail
 
 #endif

@@ -42,7 +42,17 @@ constexpr CountTable count_table() {
            {Count<32, 1>::run, Count<32, 2>::run, Count<32, 4>::run}}};
 }
 
+// The same for the most common shape, a whole warp as one group of 32 lanes, by log2(words
+// per lane): Count<32, 1 << w>::warp(address, mask, load, out), no loop over groups.
+using WarpFn = bool (*)(const std::uint64_t*, std::uint32_t, BankLoad, BankSetLoad&);
+using WarpTable = std::array<WarpFn, 3>;
+
+template <template <int, int> class Count>
+constexpr WarpTable warp_table() {
+  return {Count<32, 1>::warp, Count<32, 2>::warp, Count<32, 4>::warp};
+}
+
 // The AVX2 counters (bank_sets_avx2.cc), or false when this build or CPU has none.
-bool avx2_counters(CountTable& table);
+bool avx2_counters(CountTable& table, WarpTable& warp);
 
 }  // namespace warpscope::model::bank_sets_detail

@@ -63,12 +63,14 @@ struct SortedMarks {
 
 WARPSCOPE_AVX2 inline SortedMarks mark_sorted(__m256i a, __m256i b, int active) {
   const std::uint32_t real = active == 32 ? ~0u : (1u << active) - 1u;
-  return {(~equal_to_previous(a, b, 0) | 1u) & real, (~equal_to_previous(a, b, kRowBits) | 1u) & real};
+  const Previous prev = previous_keys(a, b);
+  return {(~equal_to_previous(a, b, prev, 0) | 1u) & real, (~equal_to_previous(a, b, prev, kRowBits) | 1u) & real};
 }
 
 // The busiest set among sorted keys first .. end - 1 (first < end: one group's keys, whose
-// sets differ from every other group's), `keys` as sort_keys leaves them (a, then b).
-WARPSCOPE_AVX2 inline SortedCount count_sorted(const SortedMarks& marked, const std::uint16_t* keys, int first, int end,
+// sets differ from every other group's); `present` has a bit for each set among the keys
+// (their key >> kRowBits).
+WARPSCOPE_AVX2 inline SortedCount count_sorted(const SortedMarks& marked, std::uint32_t present, int first, int end,
                                                BankLoad load) {
   const std::uint32_t range = (end == 32 ? ~0u : (1u << end) - 1u) & ~((1u << first) - 1u);
   const std::uint32_t heads = marked.heads & range, starts = marked.starts & range;
@@ -82,10 +84,12 @@ WARPSCOPE_AVX2 inline SortedCount count_sorted(const SortedMarks& marked, const 
   int gap = 0, after = 0;
   longest_run(~marks & ((1ull << counted) - 1u), gap, after);
   // The busiest set starts just before its run of zeros (at the range's first key when every
-  // set counts one).
+  // set counts one): it is the range's n-th set, n the starts up to there, and the set is
+  // the (sets before the range + n)-th present; no key is read back from the sorted ones.
   const unsigned rank = gap == 0 ? 0u : static_cast<unsigned>(after) - 1u;
-  const int key_index = lanes ? first + static_cast<int>(rank) : __builtin_ctz(_pdep_u32(1u << rank, heads));
-  return {gap + 1, keys[sorted_place(key_index)] >> kRowBits, distinct};
+  const int before = __builtin_popcount(marked.starts & ((1u << first) - 1u));
+  const int nth = before + __builtin_popcountll(marks & ((2ull << rank) - 1u)) - 1;
+  return {gap + 1, __builtin_ctz(_pdep_u32(1u << nth, present)), distinct};
 }
 
 }  // namespace warpscope::model::bank_sets_detail

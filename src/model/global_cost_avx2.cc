@@ -37,8 +37,9 @@ WARPSCOPE_AVX2 bool count_touched(const std::uint64_t* addr, std::uint32_t mask,
     __m256i a = _mm256_packus_epi32(key[0], key[1]), b = _mm256_packus_epi32(key[2], key[3]);
     sort_keys(a, b);
     // Key 0 is always the first of its element, sector and line (bit 0 compares it with 0).
+    const Previous prev = previous_keys(a, b);
     const auto changes = [&](int unit_shift) {
-      return 32 - __builtin_popcount(equal_to_previous(a, b, unit_shift) & ~1u);
+      return 32 - __builtin_popcount(equal_to_previous(a, b, prev, unit_shift) & ~1u);
     };
     out.elements = changes(0);
     out.sectors = changes(kSectorShift - shift);

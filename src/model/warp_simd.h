@@ -188,15 +188,21 @@ WARPSCOPE_AVX2 inline void sort_keys(__m256i& a, __m256i& b) {
   interleave16(a, b);
 }
 
-// Bit i: key i equals key i - 1 once both are shifted right by `shift` (key 0 compares with
-// 0), for keys in sort_keys' order: the key before each of b's is a's in the same place or
-// the one before it; a's second half follows b's first (the one move across halves). A
-// constant shift (inlined) is an immediate.
-WARPSCOPE_AVX2 inline std::uint32_t equal_to_previous(__m256i a, __m256i b, int shift) {
-  const __m256i prev_a = _mm256_alignr_epi8(a, _mm256_permute2x128_si256(b, b, 0x08), 14);
-  const __m256i prev_b = _mm256_alignr_epi8(b, a, 14);
-  const __m256i eq_a = _mm256_cmpeq_epi16(_mm256_srli_epi16(a, shift), _mm256_srli_epi16(prev_a, shift));
-  const __m256i eq_b = _mm256_cmpeq_epi16(_mm256_srli_epi16(b, shift), _mm256_srli_epi16(prev_b, shift));
+// The key before each key, for keys in sort_keys' order (key 0's: 0): the key before each of
+// b's is a's in the same place or the one before it; a's second half follows b's first (the
+// one move across halves).
+struct Previous {
+  __m256i a, b;
+};
+WARPSCOPE_AVX2 inline Previous previous_keys(__m256i a, __m256i b) {
+  return {_mm256_alignr_epi8(a, _mm256_permute2x128_si256(b, b, 0x08), 14), _mm256_alignr_epi8(b, a, 14)};
+}
+
+// Bit i: key i equals the key before it once both are shifted right by `shift` (a constant
+// shift, inlined, is an immediate).
+WARPSCOPE_AVX2 inline std::uint32_t equal_to_previous(__m256i a, __m256i b, const Previous& prev, int shift) {
+  const __m256i eq_a = _mm256_cmpeq_epi16(_mm256_srli_epi16(a, shift), _mm256_srli_epi16(prev.a, shift));
+  const __m256i eq_b = _mm256_cmpeq_epi16(_mm256_srli_epi16(b, shift), _mm256_srli_epi16(prev.b, shift));
   // packs takes a's 8 keys, then b's 8, per 128-bit half: keys 0-7, 8-15 | 16-23, 24-31.
   return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_packs_epi16(eq_a, eq_b)));
 }

@@ -55,7 +55,7 @@ WARPSCOPE_AVX2 std::uint32_t marks_by_network(const std::array<std::uint16_t, 32
   __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys.data()));
   __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys.data() + 16));
   sort_keys(a, b);
-  return equal_to_previous(a, b, shift);
+  return equal_to_previous(a, b, previous_keys(a, b), shift);
 }
 
 TEST(SortNetwork, EqualToPreviousMatchesAScan) {
