@@ -86,8 +86,12 @@ struct Portable {
     return true;
   }
 
-  static bool warp(const std::uint64_t* address, std::uint32_t mask, BankLoad load, BankSetLoad& out) {
-    return count_group(address, mask, load, out);
+  static bool warp(const std::uint64_t* address, std::uint32_t mask, BankLoad load, int wavefront_words_log2,
+                   SharedCost& cost) {
+    BankSetLoad g;
+    if (!count_group(address, mask, load, g)) return false;
+    price_whole_warp(g, wavefront_words_log2, cost);
+    return true;
   }
 
   static std::uint32_t run(const std::uint64_t* address, int lanes, std::uint32_t warp_mask, BankLoad load,
@@ -132,11 +136,10 @@ std::uint32_t count_bank_sets(const std::uint64_t* address, int lanes, int group
   return run_counter(counters, address, lanes, group_lanes, mask, words_per_lane, load, out);
 }
 
-bool count_warp_bank_sets(const std::uint64_t* address, std::uint32_t mask, int words_per_lane, BankLoad load,
-                          BankSetLoad& out) {
+WarpCounter warp_counter(int words_per_lane) {
   const auto w = static_cast<unsigned>(words_per_lane);
-  if (mask == 0 || w == 0 || w > 4 || (w & (w - 1)) != 0) return false;
-  return warp_counters[static_cast<size_t>(__builtin_ctz(w))](address, mask, load, out);
+  if (w == 0 || w > 4 || (w & (w - 1)) != 0) return nullptr;
+  return warp_counters[static_cast<size_t>(__builtin_ctz(w))];
 }
 
 }  // namespace warpscope::model

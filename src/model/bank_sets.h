@@ -22,6 +22,8 @@
 
 #include <cstdint>
 
+#include "model/shared_cost.h"
+
 namespace warpscope::model {
 
 // What loads a bank: its distinct words (loads, stores, aggregated atomics: lanes on one
@@ -46,10 +48,27 @@ struct BankSetLoad {
 std::uint32_t count_bank_sets(const std::uint64_t* address, int lanes, int group_lanes, std::uint32_t mask,
                               int words_per_lane, BankLoad load, BankSetLoad* out);
 
+// A whole warp's single group as the access's cost (every field of `cost`): wavefronts, the
+// ideal (its distinct words over the words per wavefront, 1 << wavefront_words_log2).
+inline void price_whole_warp(const BankSetLoad& g, int wavefront_words_log2, SharedCost& cost) {
+  cost.wavefronts = g.wavefronts;
+  cost.ideal_wavefronts = (g.distinct_words + (1 << wavefront_words_log2) - 1) >> wavefront_words_log2;
+  cost.groups = 1;
+  cost.group_lanes = 32;
+  cost.worst_bank = g.worst_bank;
+  cost.worst_degree = g.wavefronts;
+  cost.worst_group = 0;
+  cost.colliding_lanes = g.worst_lanes;
+}
+
 // The most common shape, one group of the whole warp (lanes and group_lanes 32), without the
-// loop over groups: true and `out` filled as count_bank_sets's bit 0 and out[0].
-bool count_warp_bank_sets(const std::uint64_t* address, std::uint32_t mask, int words_per_lane, BankLoad load,
-                          BankSetLoad& out);
+// loop over groups and priced at once: the counter for `words_per_lane` (1, 2 or 4; else
+// nullptr), chosen once, to be called directly (hot paths keep it).
+// counter(address, mask, load, wavefront_words_log2, cost), mask not 0: true and `cost` filled
+// by price_whole_warp; false (cost untouched): the caller counts the general way.
+using WarpCounter = bool (*)(const std::uint64_t* address, std::uint32_t mask, BankLoad load, int wavefront_words_log2,
+                             SharedCost& cost);
+WarpCounter warp_counter(int words_per_lane);
 
 // The same without SIMD, whatever the CPU (for tests and other architectures). It does not
 // sort: it counts groups whose rows lie within 64. For distinct words that is a subset of

@@ -326,12 +326,16 @@ struct Avx2 {
     return count_group(addr, mask, load, res);
   }
 
-  // A warp as one group (kLanes is 32; mask not 0).
-  WARPSCOPE_AVX2 static bool warp(const std::uint64_t* address, std::uint32_t mask, BankLoad load, BankSetLoad& out) {
-    const int sorted = count_by_sorting(address, mask, load, &out);
-    const bool counted = sorted >= 0 ? sorted != 0 : count_group_apart(address, mask, load, out);
-    _mm256_zeroupper();
-    return counted;
+  // A warp as one group (kLanes is 32; mask not 0), priced.
+  WARPSCOPE_AVX2 static bool warp(const std::uint64_t* address, std::uint32_t mask, BankLoad load,
+                                  int wavefront_words_log2, SharedCost& cost) {
+    BankSetLoad g;
+    const int sorted = count_by_sorting(address, mask, load, &g);
+    if (sorted > 0 || (sorted < 0 && count_group_apart(address, mask, load, g))) {
+      price_whole_warp(g, wavefront_words_log2, cost);
+      return true;
+    }
+    return false;
   }
 };
 

@@ -44,8 +44,7 @@ constexpr CountTable count_table() {
 
 // The same for the most common shape, a whole warp as one group of 32 lanes, by log2(words
 // per lane): Count<32, 1 << w>::warp(address, mask, load, out), no loop over groups.
-using WarpFn = bool (*)(const std::uint64_t*, std::uint32_t, BankLoad, BankSetLoad&);
-using WarpTable = std::array<WarpFn, 3>;
+using WarpTable = std::array<WarpCounter, 3>;
 
 template <template <int, int> class Count>
 constexpr WarpTable warp_table() {

@@ -160,48 +160,39 @@ bool narrow_whole_warp(const Arch& arch, const WarpAccess& a) {
   }
 }
 
-// One group of the whole warp's load, as the whole access's cost.
-void price_one_group(const BankSetLoad& g, int wavefront_words_log2, SharedCost& cost) {
-  cost.wavefronts = g.wavefronts;
-  cost.ideal_wavefronts = (g.distinct_words + (1 << wavefront_words_log2) - 1) >> wavefront_words_log2;
-  cost.groups = 1;
-  cost.group_lanes = kWarpSize;
-  cost.worst_bank = g.worst_bank;
-  cost.worst_degree = g.wavefronts;
-  cost.worst_group = 0;
-  cost.colliding_lanes = g.worst_lanes;
-}
-
-}  // namespace
-
-void price_shared(const Arch& arch, const WarpAccess& a, SharedCost& cost) {
+// Every access but the common one (not inlined into price_shared: its registers and frame
+// would cost the common path).
+__attribute__((noinline)) void price_other(const Arch& arch, const WarpAccess& a, int wavefront_words_log2,
+                                           SharedCost& cost) {
   const BankLoad bank_load = a.op == MemOp::SharedAtomic ? BankLoad::Lanes : BankLoad::DistinctWords;
-  // Words per wavefront, a power of two (32 on every NVIDIA GPU since Maxwell): its log2, so
-  // the ideal is a shift, not a division on every access.
-  const int wavefront_words_log2 = __builtin_ctz(static_cast<unsigned>(arch.wavefront_bytes)) -
-                                   __builtin_ctz(static_cast<unsigned>(arch.bank_bytes));
-  // The most common access first, in few instructions: an access is short enough for the
-  // CPU to start the next one while this one's long chains (the sort) finish only if both
-  // fit its window (measured: 64 instructions less here, 22% less time per access).
-  if (a.mask != 0 && narrow_whole_warp(arch, a)) {
-    BankSetLoad g;
-    if (!count_warp_bank_sets(a.address.data(), a.mask, 1, bank_load, g))
-      g = load_of_group_spread(a, a.mask, 1, bank_load);
-    price_one_group(g, wavefront_words_log2, cost);
-    return;
-  }
   const int group_lanes = group_lanes_for(arch, a);
   const auto [words_per_lane, lanes] = lane_words(a);
-  if (a.mask != 0 && lanes == 32 && group_lanes == 32 && words_per_lane <= 4) {  // wide loads whose lanes pair up
-    BankSetLoad g;
-    if (!count_warp_bank_sets(a.address.data(), a.mask, words_per_lane, bank_load, g))
-      g = load_of_group_spread(a, a.mask, words_per_lane, bank_load);
-    price_one_group(g, wavefront_words_log2, cost);
+  if (a.mask != 0 && lanes == 32 && group_lanes == 32 && words_per_lane <= 4) {  // one group: wide loads that pair up
+    if (!warp_counter(words_per_lane)(a.address.data(), a.mask, bank_load, wavefront_words_log2, cost))
+      price_whole_warp(load_of_group_spread(a, a.mask, words_per_lane, bank_load), wavefront_words_log2, cost);
     return;
   }
   cost = SharedCost{};
   cost.group_lanes = group_lanes;
   if (a.mask != 0) add_groups(a, lanes, group_lanes, words_per_lane, bank_load, wavefront_words_log2, cost);
+}
+
+}  // namespace
+
+void price_shared(const Arch& arch, const WarpAccess& a, SharedCost& cost) {
+  // Words per wavefront, a power of two (32 on every NVIDIA GPU since Maxwell): its log2, so
+  // the ideal is a shift, not a division on every access.
+  const int wavefront_words_log2 = __builtin_ctz(static_cast<unsigned>(arch.wavefront_bytes)) -
+                                   __builtin_ctz(static_cast<unsigned>(arch.bank_bytes));
+  // The most common access first, in few instructions: the CPU starts the next access while
+  // this one's long chains (the sort) finish only if both fit its window, so each
+  // instruction here costs time (measured: ~0.14 ns each; README "Speed").
+  if (a.mask != 0 && narrow_whole_warp(arch, a)) {
+    static const WarpCounter count_one_word = warp_counter(1);
+    const BankLoad bank_load = a.op == MemOp::SharedAtomic ? BankLoad::Lanes : BankLoad::DistinctWords;
+    if (count_one_word(a.address.data(), a.mask, bank_load, wavefront_words_log2, cost)) return;
+  }
+  price_other(arch, a, wavefront_words_log2, cost);
 }
 
 }  // namespace warpscope::model
