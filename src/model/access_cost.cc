@@ -9,7 +9,7 @@ AccessCost price_valid(const Arch& arch, const WarpAccess& access) {
   if (space_of(access.op) == Space::Shared)
     price_shared(arch, access, cost.shared.emplace());  // in place: no copy of a freshly written struct
   else
-    cost.global = price_global(arch, access);
+    price_global(arch, access, cost.global.emplace());
   return cost;
 }
 

@@ -164,12 +164,15 @@ __attribute__((noinline)) void count_touched_sorting(const Arch& arch, const War
 
 const Avx2Counters kAvx2 = global_detail::avx2_counters();
 
-GlobalCost price_global_with(const Arch& arch, const WarpAccess& a, const Avx2Counters& fast) {
-  GlobalCost cost;
-  if (a.mask == 0) return cost;
+// Fills every field of `cost` (in place: returning it by value had the caller copy it with
+// 16-byte loads of fields just stored 4 bytes at a time, which waited for the stores).
+void price_global_with(const Arch& arch, const WarpAccess& a, const Avx2Counters& fast, GlobalCost& cost) {
+  if (a.mask == 0) {
+    cost = GlobalCost{};
+    return;
+  }
   const auto width = static_cast<std::uint64_t>(a.width);
   const auto sector = static_cast<std::uint64_t>(arch.sector_bytes);
-  cost.requests = 1;
   Touched t{};
   // Both counters know 32-byte sectors in 128-byte lines (every NVIDIA GPU since Maxwell).
   // An aligned access of at most 16 bytes never crosses a sector.
@@ -179,28 +182,31 @@ GlobalCost price_global_with(const Arch& arch, const WarpAccess& a, const Avx2Co
   } else {
     count_touched_sorting(arch, a, t);
   }
-  cost.sectors = t.sectors;
-  cost.lines = t.lines;
-  cost.bytes_requested = static_cast<std::uint32_t>(static_cast<std::uint64_t>(t.elements) * width);
-  cost.bytes_moved = static_cast<std::uint32_t>(static_cast<std::uint64_t>(cost.sectors) * sector);
   // ncu's "ideal" (L2 Theoretical Sectors Global Ideal): the sectors the active lanes' bytes
   // would fill if packed, but never more than were touched (a broadcast is already ideal).
   // Measured: examples/conv3x3 on an H200, whose clamped halo loads repeat addresses.
   const std::uint64_t lane_bytes = static_cast<std::uint64_t>(__builtin_popcount(a.mask)) * width;
   const int sector_shift = __builtin_ctz(arch.sector_bytes);  // a power of two: no division
-  cost.ideal_sectors = std::min(cost.sectors, static_cast<int>((lane_bytes + sector - 1) >> sector_shift));
-  if (cost.sectors > cost.ideal_sectors) cost.cause = classify(a, fast.strided);
-  return cost;
+  const int ideal = std::min(t.sectors, static_cast<int>((lane_bytes + sector - 1) >> sector_shift));
+  cost.requests = 1;
+  cost.sectors = t.sectors;
+  cost.lines = t.lines;
+  cost.ideal_sectors = ideal;
+  cost.bytes_requested = static_cast<std::uint32_t>(static_cast<std::uint64_t>(t.elements) * width);
+  cost.bytes_moved = static_cast<std::uint32_t>(static_cast<std::uint64_t>(t.sectors) * sector);
+  cost.cause = t.sectors > ideal ? classify(a, fast.strided) : Coalescing::Coalesced;
 }
 
 }  // namespace
 
-GlobalCost price_global(const Arch& arch, const WarpAccess& access) {
-  return price_global_with(arch, access, kAvx2);
+void price_global(const Arch& arch, const WarpAccess& access, GlobalCost& cost) {
+  price_global_with(arch, access, kAvx2, cost);
 }
 
 GlobalCost price_global_portable(const Arch& arch, const WarpAccess& access) {
-  return price_global_with(arch, access, Avx2Counters{nullptr, nullptr});
+  GlobalCost cost;
+  price_global_with(arch, access, Avx2Counters{nullptr, nullptr}, cost);
+  return cost;
 }
 
 }  // namespace warpscope::model

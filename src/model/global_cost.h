@@ -37,8 +37,13 @@ struct GlobalCost {
   }
 };
 
-// Prices a validated global-memory access (ldg, stg, redg).
-GlobalCost price_global(const Arch& arch, const WarpAccess& access);
+// Prices a validated global-memory access (ldg, stg, redg) into `cost` (every field).
+void price_global(const Arch& arch, const WarpAccess& access, GlobalCost& cost);
+inline GlobalCost price_global(const Arch& arch, const WarpAccess& access) {
+  GlobalCost cost;
+  price_global(arch, access, cost);
+  return cost;
+}
 
 // The same without SIMD, whatever the CPU (for tests: global_cost_test compares the two).
 GlobalCost price_global_portable(const Arch& arch, const WarpAccess& access);
