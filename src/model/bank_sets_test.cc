@@ -93,6 +93,20 @@ TEST(BankSets, FastAndPortableMatchTheLiteralCount) {
     if (bank_load == BankLoad::DistinctWords) {
       ASSERT_EQ(got_portable & ~got, 0u) << "iteration " << iteration;
     }
+    // The whole-warp counter (price_shared's common path) counts what count_bank_sets does,
+    // priced: wavefronts, the ideal (distinct words / 32) and the worst bank and lanes.
+    if (group_lanes == 32) {
+      SharedCost whole;
+      const bool counted_whole = warp_counter(words_per_lane)(address.data(), mask, bank_load, 5, whole);
+      ASSERT_EQ(counted_whole, got == 1u) << "iteration " << iteration;
+      if (counted_whole) {
+        ASSERT_EQ(whole.wavefronts, fast[0].wavefronts) << "iteration " << iteration;
+        ASSERT_EQ(whole.ideal_wavefronts, (fast[0].distinct_words + 31) / 32) << "iteration " << iteration;
+        ASSERT_EQ(whole.worst_bank, fast[0].worst_bank) << "iteration " << iteration;
+        ASSERT_EQ(whole.colliding_lanes, fast[0].worst_lanes) << "iteration " << iteration;
+        ASSERT_EQ(whole.groups, 1);
+      }
+    }
     for (int g = 0; g < 32 / group_lanes; ++g) {
       const std::uint32_t group_mask = mask & (group_lanes == 32 ? ~0u : ((1u << group_lanes) - 1u) << (g * group_lanes));
       const Reference r = reference(address, g * group_lanes, group_lanes, mask, words_per_lane, bank_load);
