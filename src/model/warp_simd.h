@@ -28,28 +28,27 @@ WARPSCOPE_AVX2 inline void load_lanes(const std::uint64_t* addr, std::uint32_t m
   }
 }
 
-// Horizontal OR and AND of four 64-bit lanes.
-#define WARPSCOPE_REDUCE_LANES64(name, op)                                                \
-  WARPSCOPE_AVX2 inline std::uint64_t name(__m256i v) {                                   \
-    const __m128i x = op(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));       \
-    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(op(x, _mm_unpackhi_epi64(x, x)))); \
-  }
-WARPSCOPE_REDUCE_LANES64(or_lanes64, _mm_or_si128)
-WARPSCOPE_REDUCE_LANES64(and_lanes64, _mm_and_si128)
-#undef WARPSCOPE_REDUCE_LANES64
+// Horizontal OR of four 64-bit lanes.
+WARPSCOPE_AVX2 inline std::uint64_t or_lanes64(__m256i v) {
+  const __m128i x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  return static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_or_si128(x, _mm_unpackhi_epi64(x, x))));
+}
 
 // Over the 32 lanes of q: the bits any address has, and the bits in which addresses differ
-// (OR ^ AND; 0: one address).
+// (0: one address). Each lane against lane 0: a bit differs somewhere exactly where some
+// lane differs from lane 0 in it.
 struct LaneBits {
   std::uint64_t any, differ;
 };
 WARPSCOPE_AVX2 inline LaneBits lane_bits(const __m256i* q) {
-  const __m256i o = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(q[0], q[1]), _mm256_or_si256(q[2], q[3])),
-                                    _mm256_or_si256(_mm256_or_si256(q[4], q[5]), _mm256_or_si256(q[6], q[7])));
-  const __m256i n = _mm256_and_si256(_mm256_and_si256(_mm256_and_si256(q[0], q[1]), _mm256_and_si256(q[2], q[3])),
-                                     _mm256_and_si256(_mm256_and_si256(q[4], q[5]), _mm256_and_si256(q[6], q[7])));
-  const std::uint64_t any = or_lanes64(o);
-  return {any, any ^ and_lanes64(n)};
+  const __m256i first = _mm256_broadcastq_epi64(_mm256_castsi256_si128(q[0]));
+  __m256i off[8];
+#pragma GCC unroll 8
+  for (int v = 0; v < 8; ++v) off[v] = _mm256_xor_si256(q[v], first);
+  const __m256i d = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(off[0], off[1]), _mm256_or_si256(off[2], off[3])),
+                                    _mm256_or_si256(_mm256_or_si256(off[4], off[5]), _mm256_or_si256(off[6], off[7])));
+  const std::uint64_t differ = or_lanes64(d);
+  return {differ | static_cast<std::uint64_t>(_mm256_extract_epi64(q[0], 0)), differ};
 }
 
 // The low 32 bits of lanes 8v .. 8v + 7 (q[2v], q[2v + 1]), in the order shuffle_ps leaves
