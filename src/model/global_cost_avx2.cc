@@ -23,6 +23,12 @@ using namespace simd;
 // 32-byte sectors in 128-byte lines).
 constexpr int kSectorShift = 5, kLineShift = 7;
 
+// Distinct values of the sorted keys shifted right by `unit_shift`: the places where they
+// change (key 0 always starts one: bit 0 compares it with 0).
+WARPSCOPE_AVX2 int distinct_units(__m256i a, __m256i b, const Previous& prev, int unit_shift) {
+  return 32 - __builtin_popcount(equal_to_previous(a, b, prev, unit_shift) & ~1u);
+}
+
 WARPSCOPE_AVX2 bool count_touched(const std::uint64_t* addr, std::uint32_t mask, int width, Touched& out) {
   const int shift = __builtin_ctz(static_cast<unsigned>(width));
   __m256i q[8];
@@ -36,14 +42,10 @@ WARPSCOPE_AVX2 bool count_touched(const std::uint64_t* addr, std::uint32_t mask,
     for (int v = 0; v < 4; ++v) key[v] = _mm256_srli_epi32(_mm256_and_si256(low_halves(q, v), window), shift);
     __m256i a = _mm256_packus_epi32(key[0], key[1]), b = _mm256_packus_epi32(key[2], key[3]);
     sort_keys(a, b);
-    // Key 0 is always the first of its element, sector and line (bit 0 compares it with 0).
     const Previous prev = previous_keys(a, b);
-    const auto changes = [&](int unit_shift) {
-      return 32 - __builtin_popcount(equal_to_previous(a, b, prev, unit_shift) & ~1u);
-    };
-    out.elements = changes(0);
-    out.sectors = changes(kSectorShift - shift);
-    out.lines = changes(kLineShift - shift);
+    out.elements = distinct_units(a, b, prev, 0);
+    out.sectors = distinct_units(a, b, prev, kSectorShift - shift);
+    out.lines = distinct_units(a, b, prev, kLineShift - shift);
     counted = true;
   }
   _mm256_zeroupper();  // the caller is plain x86-64 code (a dirty upper half slows it)
