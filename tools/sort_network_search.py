@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Finds how to run the 32-key bitonic sort of src/model/bank_sets_sorted.h on two AVX2
+"""Finds how to run the 32-key bitonic sort of src/model/warp_simd.h on two AVX2
 registers, each comparator step comparing register a with register b lane by lane.
 
 The network (Batcher's bitonic sort with every comparator putting the smaller key first):
@@ -13,7 +13,7 @@ GF(2) on the five bits. A step with partner mask m (top bit h) needs L(r=1) = m 
 every key in a clear. Between steps, moves (shuffles, unpacks, blends) change the layout. The
 search: for each step, the layouts reachable with at most two moves, keeping the cheapest
 (latency first, on Zen 3: one cycle each, three across the 128-bit halves; then instructions);
-then the cheapest way to the final order count_sorted reads. It prints the moves, and checks
+then the cheapest way to the final order the counts read (equal_to_previous). It prints the moves, and checks
 them by running the network on random keys.
 
 Usage: tools/sort_network_search.py   (about half a minute)

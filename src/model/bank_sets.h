@@ -16,7 +16,8 @@
 //    popcount (portable, and AVX2 where sorting does not apply);
 //  - sorting (AVX2, a warp whose rows lie in one aligned window of 1024 rows, 128 KiB):
 //    each lane's key (group, set, row % 1024) through a sorting network; equal keys sit
-//    side by side, a set's keys form one run, a group's sets one range (bank_sets_sorted.h).
+//    side by side, a set's keys form one run, a group's sets one range (bank_sets_sorted.h;
+//    the network: warp_simd.h).
 // The AVX2 versions are chosen at load time when the CPU has AVX2 (bank_sets_avx2.cc).
 #pragma once
 
