@@ -124,9 +124,10 @@ bool count_near(const std::uint64_t* addr, int n, int width, std::uint64_t lo, s
   return true;
 }
 
-// The portable count: the active lanes' addresses gathered, then bit sets near them, or
-// sorting.
-__attribute__((noinline)) bool count_touched_portable(const std::uint64_t* address, std::uint32_t mask, int width, Touched& out) {
+// The portable count: the active lanes' addresses gathered, then bit sets near them (for
+// 32-byte sectors in 128-byte lines: shifts 5 and 7), or sorted copies.
+__attribute__((noinline)) void count_touched_portable(const std::uint64_t* address, std::uint32_t mask, int width,
+                                                      int sector_shift, int line_shift, Touched& out) {
   std::array<std::uint64_t, kWarpSize> addr;  // the active lanes' addresses: the first n are set
   int n = 0;
   std::uint64_t lo = ~0ull, hi = 0;
@@ -140,26 +141,10 @@ __attribute__((noinline)) bool count_touched_portable(const std::uint64_t* addre
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   }
-  if (count_near(addr.data(), n, width, lo, hi, increasing, out)) return true;
-  out.sectors = count_distinct_units(addr.data(), n, 5, lo, hi);
-  out.lines = count_distinct_units(addr.data(), n, 7, lo, hi);
+  if (sector_shift == 5 && line_shift == 7 && count_near(addr.data(), n, width, lo, hi, increasing, out)) return;
+  out.sectors = count_distinct_units(addr.data(), n, sector_shift, lo, hi);
+  out.lines = count_distinct_units(addr.data(), n, line_shift, lo, hi);
   out.elements = count_distinct_units(addr.data(), n, __builtin_ctz(static_cast<unsigned>(width)), lo, hi);
-  return true;
-}
-
-// Other sector and line sizes: sorted copies.
-__attribute__((noinline)) void count_touched_sorting(const Arch& arch, const WarpAccess& a, Touched& t) {
-  std::array<std::uint64_t, kWarpSize> addr;
-  int n = 0;
-  std::uint64_t lo = ~0ull, hi = 0;
-  for (std::uint32_t m = a.mask; m != 0; m &= m - 1) {
-    addr[static_cast<size_t>(n)] = a.address[__builtin_ctz(m)];
-    lo = std::min(lo, addr[static_cast<size_t>(n)]);
-    hi = std::max(hi, addr[static_cast<size_t>(n++)]);
-  }
-  t.sectors = count_distinct_units(addr.data(), n, __builtin_ctz(arch.sector_bytes), lo, hi);
-  t.lines = count_distinct_units(addr.data(), n, __builtin_ctz(arch.line_bytes), lo, hi);
-  t.elements = count_distinct_units(addr.data(), n, __builtin_ctz(a.width), lo, hi);
 }
 
 const Avx2Counters kAvx2 = global_detail::avx2_counters();
@@ -173,20 +158,19 @@ void price_global_with(const Arch& arch, const WarpAccess& a, const Avx2Counters
   }
   const auto width = static_cast<std::uint64_t>(a.width);
   const auto sector = static_cast<std::uint64_t>(arch.sector_bytes);
+  // Sector and line sizes are powers of two: shifts, no division. The AVX2 counter knows
+  // 32-byte sectors in 128-byte lines (every NVIDIA GPU since Maxwell). An aligned access of
+  // at most 16 bytes never crosses a sector.
+  const int sector_shift = __builtin_ctz(static_cast<unsigned>(arch.sector_bytes));
+  const int line_shift = __builtin_ctz(static_cast<unsigned>(arch.line_bytes));
   Touched t{};
-  // Both counters know 32-byte sectors in 128-byte lines (every NVIDIA GPU since Maxwell).
-  // An aligned access of at most 16 bytes never crosses a sector.
-  if (arch.sector_bytes == 32 && arch.line_bytes == 128) {
-    if (fast.touched == nullptr || !fast.touched(a.address.data(), a.mask, a.width, t))
-      count_touched_portable(a.address.data(), a.mask, a.width, t);
-  } else {
-    count_touched_sorting(arch, a, t);
-  }
+  if (sector_shift != 5 || line_shift != 7 || fast.touched == nullptr ||
+      !fast.touched(a.address.data(), a.mask, a.width, t))
+    count_touched_portable(a.address.data(), a.mask, a.width, sector_shift, line_shift, t);
   // ncu's "ideal" (L2 Theoretical Sectors Global Ideal): the sectors the active lanes' bytes
   // would fill if packed, but never more than were touched (a broadcast is already ideal).
   // Measured: examples/conv3x3 on an H200, whose clamped halo loads repeat addresses.
   const std::uint64_t lane_bytes = static_cast<std::uint64_t>(__builtin_popcount(a.mask)) * width;
-  const int sector_shift = __builtin_ctz(arch.sector_bytes);  // a power of two: no division
   const int ideal = std::min(t.sectors, static_cast<int>((lane_bytes + sector - 1) >> sector_shift));
   cost.requests = 1;
   cost.sectors = t.sectors;

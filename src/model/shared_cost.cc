@@ -20,19 +20,24 @@ bool lanes_pair_up(const WarpAccess& a, int partner) {
   return true;
 }
 
-int group_lanes_for(const Arch& arch, const WarpAccess& a) {
+// Lanes per group (arch.h), before loads whose lanes pair up.
+int unpaired_group_lanes(const Arch& arch, const WarpAccess& a) {
   switch (a.op) {
-    case MemOp::SharedLoad: {
-      const auto w = static_cast<size_t>(width_index(a.width));
-      if (arch.paired_load_group_lanes[w] != arch.load_group_lanes[w])
-        for (int partner : arch.load_pair_partners)
-          if (lanes_pair_up(a, partner)) return arch.paired_load_group_lanes[w];
-      return arch.load_group_lanes[w];
-    }
+    case MemOp::SharedLoad: return arch.load_group_lanes[static_cast<size_t>(width_index(a.width))];
     case MemOp::SharedStore: return arch.store_group_lanes[static_cast<size_t>(width_index(a.width))];
     case MemOp::LdMatrix: return arch.ldmatrix_group_lanes;
     default: return arch.atomic_group_lanes;
   }
+}
+
+int group_lanes_for(const Arch& arch, const WarpAccess& a) {
+  if (a.op == MemOp::SharedLoad) {
+    const auto w = static_cast<size_t>(width_index(a.width));
+    if (arch.paired_load_group_lanes[w] != arch.load_group_lanes[w])
+      for (int partner : arch.load_pair_partners)
+        if (lanes_pair_up(a, partner)) return arch.paired_load_group_lanes[w];
+  }
+  return unpaired_group_lanes(arch, a);
 }
 
 // Words (4-byte units) per lane and the lanes that take part.
@@ -149,15 +154,9 @@ __attribute__((noinline)) void add_groups(const WarpAccess& a, int lanes, int gr
 
 // True for an access of at most one word per lane (not ldmatrix) that the hardware serves as
 // one group of the whole warp (every width up to 4 bytes on every NVIDIA GPU since Maxwell).
+// (Pairing cannot make a group larger than the warp.)
 bool narrow_whole_warp(const Arch& arch, const WarpAccess& a) {
-  if (a.width > 4) return false;
-  const auto w = static_cast<size_t>(width_index(a.width));
-  switch (a.op) {
-    case MemOp::SharedLoad: return arch.load_group_lanes[w] == kWarpSize;  // pairing cannot make it larger
-    case MemOp::SharedStore: return arch.store_group_lanes[w] == kWarpSize;
-    case MemOp::LdMatrix: return false;
-    default: return arch.atomic_group_lanes == kWarpSize;
-  }
+  return a.width <= 4 && a.op != MemOp::LdMatrix && unpaired_group_lanes(arch, a) == kWarpSize;
 }
 
 // Every access but the common one (not inlined into price_shared: its registers and frame
