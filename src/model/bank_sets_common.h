@@ -43,7 +43,8 @@ constexpr CountTable count_table() {
 }
 
 // The same for the most common shape, a whole warp as one group of 32 lanes, by log2(words
-// per lane): Count<32, 1 << w>::warp(address, mask, load, out), no loop over groups.
+// per lane): Count<32, 1 << w>::warp, bank_sets.h's WarpCounter (no loop over groups, the
+// cost priced).
 using WarpTable = std::array<WarpCounter, 3>;
 
 template <template <int, int> class Count>

@@ -2,9 +2,9 @@
 // bank_sets_avx2.cc only).
 //
 // Each active lane's key is set * 1024 + row % 1024 (15 bits; rows in one aligned window of
-// 1024, checked by the caller), an inactive lane's 0xffff. After sorting (a bitonic
-// network on two registers of 16 keys, warp_simd.h), lanes reading one chunk of a set sit side by side
-// and each set's keys form one run, so:
+// 1024, checked by the caller), an inactive lane's 0xffff. After sorting (a bitonic network
+// on two registers of 16 keys, warp_simd.h), lanes reading one chunk of a set sit side by
+// side and each set's keys form one run, so:
 //   distinct words of a set = distinct keys in its run   (loads, stores)
 //   lanes of a set          = length of its run          (value-returning atomics)
 // and the busiest set is the longest such run. No table, no memory round trip, no chain

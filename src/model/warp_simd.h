@@ -68,7 +68,7 @@ WARPSCOPE_AVX2 inline __m256i low_halves(const __m256i* q, int v) {
 // chain of dependent steps first (31 cycles of moves on Zen 3; two cross the 128-bit
 // halves), then the fewest instructions: 75, where comparing within a register (shuffle,
 // min, max, blend) took 142. Keys enter in any order and leave sorted in the order
-// count_sorted reads them: keys 0-7 and 16-23 in a, 8-15 and 24-31 in b.
+// previous_keys and sorted_place read them: keys 0-7 and 16-23 in a, 8-15 and 24-31 in b.
 
 WARPSCOPE_AVX2 inline void compare(__m256i& a, __m256i& b) {
   const __m256i lo = _mm256_min_epu16(a, b);
