@@ -109,7 +109,7 @@ struct Avx2 {
   // general way (lanes, in groups other than 32); -1: group by group (rows not in one
   // aligned window of 1024: the table; a lane's words not starting a bank set: that group
   // the general way). The checks need no per-lane work: over all lanes, the bits in which
-  // addresses differ (OR ^ AND) and the bits any has (OR).
+  // addresses differ from lane 0's and the bits any has (warp_simd.h lane_bits).
   static constexpr int kGroups = 32 / kLanes;
   static constexpr int kSupersets = kGroups * kSets;
   static constexpr bool kSortsWarp = kSupersets <= 32;
