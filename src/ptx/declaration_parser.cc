@@ -16,12 +16,17 @@ std::vector<int> Parser::variable_decl(Space space, bool is_extern, int function
   proto.is_extern = is_extern;
   proto.function = function_index;
   int vec = 1;
+  bool pointee = false;  // after .ptr, the state space and .align describe what it points to
   while (peek().kind == TokenKind::Dot) {
     const Token& m = next();
     if (m.text == ".align") {
-      proto.align = static_cast<int>(expect_integer("an alignment"));
-    } else if (m.text == ".ptr" || m.text == ".global" || m.text == ".shared" || m.text == ".const" ||
-               m.text == ".local") {
+      std::int64_t a = expect_integer("an alignment");
+      // `.param .u64 .ptr .global .align 1 p`: the pointee's alignment; the parameter itself
+      // is naturally aligned in the parameter buffer (the ABI).
+      if (!pointee) proto.align = static_cast<int>(a);
+    } else if (m.text == ".ptr") {
+      pointee = true;
+    } else if (m.text == ".global" || m.text == ".shared" || m.text == ".const" || m.text == ".local") {
       // .param .u64 .ptr .global .align 16 p: attributes of the pointee.
     } else if (m.text == ".texref" || m.text == ".samplerref" || m.text == ".surfref") {
       proto.type = Type::B64;  // an opaque handle; tex/suld instructions are unsupported when run

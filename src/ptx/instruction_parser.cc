@@ -348,6 +348,11 @@ Operand Parser::operand(Function& f, Instruction& inst) {
     }
     return o;
   }
+  if (v.text == "WARP_SZ") {  // the PTX ISA's predefined constant: what warpSize compiles to
+    o.kind = OperandKind::Imm;
+    o.imm = 32;
+    return o;
+  }
   if (inst.opcode == Opcode::Bra) {
     o.kind = OperandKind::Label;
     label_refs_.push_back({static_cast<int>(f.body.size()), inst.num_operands, v});

@@ -258,6 +258,22 @@ TEST(Parser, OpaqueHandlesAndVectorImmediates) {
   EXPECT_EQ(v.vec_imm_type[2], Type::F64);
 }
 
+TEST(Parser, WarpSizeConstantAndPointeeAlignment) {
+  // Triton's parameters: `.ptr .global .align 1` is the pointee's alignment, not the
+  // parameter's; WARP_SZ is the predefined constant warpSize compiles to.
+  auto m = parse(".version 8.7\n.target sm_90a\n.address_size 64\n"
+                 ".visible .entry k(.param .u32 n, .param .u64 .ptr .global .align 1 p, .param .align 8 .b8 s[16])\n{\n"
+                 ".reg .b32 %r<2>;\nmov.u32 %r0, WARP_SZ;\nret;\n}\n",
+                 "w.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  const Function& f = m->functions[0];
+  EXPECT_EQ(m->variables[static_cast<std::size_t>(f.params[1])].align, 0);  // natural: 8 bytes
+  EXPECT_EQ(m->variables[static_cast<std::size_t>(f.params[2])].align, 8);
+  const Operand& w = f.body[0].op(1);
+  EXPECT_EQ(w.kind, OperandKind::Imm);
+  EXPECT_EQ(w.imm, 32);
+}
+
 TEST(Parser, MissingFile) {
   auto m = parse_file("/nonexistent/x.ptx");
   ASSERT_FALSE(m);
