@@ -1,13 +1,16 @@
 // process.cc: shell quoting and PATH lookup (see process.h).
-#include "cli/process.h"
+#include "driver/process.h"
 
 #include <unistd.h>
+
+#include <array>
+#include <cstdio>
 
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
-namespace warpscope::cli {
+namespace warpscope::driver {
 
 namespace fs = std::filesystem;
 
@@ -34,4 +37,17 @@ std::string find_on_path(const std::string& program) {
   return {};
 }
 
-}  // namespace warpscope::cli
+Expected<std::string> capture(const std::string& command) {
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return make_error("cannot run: " + command);
+  std::string out;
+  std::array<char, 4096> buffer{};
+  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) out.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  if (status != 0) return make_error("'" + command + "' failed:\n" + out);
+  return out;
+}
+
+int run_shell(const std::string& command) { return std::system(command.c_str()); }
+
+}  // namespace warpscope::driver

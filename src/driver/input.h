@@ -1,16 +1,16 @@
-// kernel_input.h: what `warpscope kernel` reads: PTX from a file, standard input, or a .cu
-// compiled by nvcc; launch dimensions; the block selection for sampling.
+// input.h: what an analysis reads: PTX from a file or from text, or a .cu compiled by nvcc;
+// launch dimensions; the block selection for sampling.
 #pragma once
 
 #include <cstdint>
-#include <istream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "emu/events.h"
 #include "support/expected.h"
 
-namespace warpscope::cli {
+namespace warpscope::driver {
 
 struct PtxText {
   std::string path;  // the name used in messages: the .ptx, "<stdin>", or the .cu
@@ -18,8 +18,10 @@ struct PtxText {
   std::string source_dir;  // where .file paths are looked up
 };
 
-// Reads FILE: .ptx as is, '-' from `in`, .cu through `nvcc -arch=sm_90 -lineinfo -ptx`.
-Expected<PtxText> read_ptx(const std::string& file, std::istream& in);
+// The kernel's text: read from `file` (.ptx as is, .cu through `nvcc -arch=sm_90 -lineinfo
+// -ptx`), or, when `text` is given, that text itself (PTX, or CUDA source when `file` ends
+// in .cu; `file` then only names it in messages: "<stdin>", "kernel.cu").
+Expected<PtxText> read_ptx(const std::string& file, const std::optional<std::string>& text = std::nullopt);
 
 // "X[,Y[,Z]]" -> Dim3; every part a positive integer.
 Expected<emu::Dim3> parse_dim3(const std::string& text, const std::string& what);
@@ -40,4 +42,4 @@ Status write_text_file(const std::string& path, const std::string& text);
 // empty when unreadable.
 std::vector<std::string> read_source_lines(const std::string& path, const std::string& dir);
 
-}  // namespace warpscope::cli
+}  // namespace warpscope::driver

@@ -1,4 +1,4 @@
-// sass_tools.h: running ptxas and nvdisasm to see the machine code a PTX kernel becomes.
+// toolchain.h: running ptxas and nvdisasm to see the machine code a PTX kernel becomes.
 //
 // nvdisasm is looked up on PATH, then in the CUDA toolkit, then in Python's site-packages
 // (the PyPI package nvidia-cuda-nvdisasm, which `make deps` installs).
@@ -9,7 +9,14 @@
 
 #include "support/expected.h"
 
-namespace warpscope::cli {
+namespace warpscope::driver {
+
+// The PTX of a CUDA source file: `nvcc -arch=sm_90 -lineinfo -ptx FILE`, or an error
+// with nvcc's own messages (or saying that nvcc is not on PATH).
+Expected<std::string> compile_cuda(const std::string& cu_path);
+
+// The same for CUDA source held in memory (written to a temporary `name` first).
+Expected<std::string> compile_cuda_text(const std::string& source, const std::string& name);
 
 // The listing of `nvdisasm -c -gi` for `ptx_text` compiled by `ptxas -arch=ARCH -lineinfo`,
 // or an error saying which tool is missing or failed.
@@ -25,4 +32,4 @@ std::optional<int> parse_ptxas_registers(const std::string& output, const std::s
 // Runs `ptxas -v -arch=ARCH` on the PTX (cached like the listings) and parses the count.
 Expected<int> ptxas_registers(const std::string& ptx_text, const std::string& arch, const std::string& kernel);
 
-}  // namespace warpscope::cli
+}  // namespace warpscope::driver

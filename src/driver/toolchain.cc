@@ -1,6 +1,6 @@
-// sass_tools.cc: finding and running ptxas and nvdisasm.
-#include "cli/sass_tools.h"
-#include "cli/process.h"
+// toolchain.cc: finding and running nvcc, ptxas and nvdisasm (through process.h).
+#include "driver/toolchain.h"
+#include "driver/process.h"
 
 #include <unistd.h>
 
@@ -11,23 +11,11 @@
 #include <fstream>
 #include <sstream>
 
-namespace warpscope::cli {
+namespace warpscope::driver {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-// Runs a shell command, returns its standard output, or an error with what it printed.
-Expected<std::string> capture(const std::string& command) {
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return make_error("cannot run: " + command);
-  std::string out;
-  std::array<char, 4096> buffer{};
-  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) out.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  if (status != 0) return make_error("'" + command + "' failed:\n" + out);
-  return out;
-}
 
 std::string find_nvdisasm() {
   if (auto p = find_on_path("nvdisasm"); !p.empty()) return p;
@@ -48,6 +36,41 @@ std::string find_ptxas() {
 }
 
 }  // namespace
+
+Expected<std::string> compile_cuda(const std::string& cu_path) {
+  if (find_on_path("nvcc").empty())
+    return make_error("'" + cu_path + "' is CUDA source, and nvcc is not on PATH to compile it; give the PTX instead (nvcc -arch=sm_90 -lineinfo -ptx " + cu_path + ")");
+  const fs::path out = fs::temp_directory_path() / ("warpscope-" + std::to_string(::getpid()) + ".ptx");
+  const fs::path log = fs::path(out).replace_extension(".log");
+  const std::string cmd = "nvcc -arch=sm_90 -lineinfo -ptx -o " + shell_quote(out.string()) + " " + shell_quote(cu_path) + " > " +
+                          shell_quote(log.string()) + " 2>&1";
+  const int status = run_shell(cmd);
+  auto slurp = [](const fs::path& p) -> std::optional<std::string> {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  auto text = slurp(out);
+  auto messages = slurp(log);
+  std::error_code ec;
+  fs::remove(out, ec);
+  fs::remove(log, ec);
+  if (status != 0 || !text) return make_error("nvcc could not compile '" + cu_path + "':\n" + messages.value_or(""));
+  return std::move(*text);
+}
+
+Expected<std::string> compile_cuda_text(const std::string& source, const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("warpscope-cu-" + std::to_string(::getpid()));
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const fs::path file = dir / (name.empty() ? std::string("kernel.cu") : name);
+  std::ofstream(file) << source;
+  auto ptx = compile_cuda(file.string());
+  fs::remove_all(dir, ec);
+  return ptx;
+}
 
 // Listings are cached by the PTX's text and the target (nvdisasm alone takes most of a
 // second): $XDG_CACHE_HOME/warpscope or ~/.cache/warpscope, <fnv1a-64>.sass.
@@ -136,4 +159,4 @@ Expected<int> ptxas_registers(const std::string& ptx_text, const std::string& ar
   return *n;
 }
 
-}  // namespace warpscope::cli
+}  // namespace warpscope::driver

@@ -1,6 +1,6 @@
 // kernel_input.cc: reading kernels and launch options for `warpscope kernel`.
-#include "cli/kernel_input.h"
-#include "cli/process.h"
+#include "driver/input.h"
+#include "driver/toolchain.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -8,9 +8,8 @@
 #include <fstream>
 #include <sstream>
 #include <algorithm>
-#include <unistd.h>
 
-namespace warpscope::cli {
+namespace warpscope::driver {
 
 namespace fs = std::filesystem;
 
@@ -41,34 +40,20 @@ Status write_text_file(const std::string& path, const std::string& text) {
   return Ok{};
 }
 
-Expected<PtxText> read_ptx(const std::string& file, std::istream& in) {
-  if (file == "-") {
-    std::ostringstream s;
-    s << in.rdbuf();
-    return PtxText{"<stdin>", s.str(), "."};
-  }
+Expected<PtxText> read_ptx(const std::string& file, const std::optional<std::string>& text) {
   const fs::path path(file);
   const std::string dir = path.has_parent_path() ? path.parent_path().string() : ".";
-  if (path.extension() != ".cu") {
-    auto text = slurp(file);
-    if (!text) return text.error();
-    return PtxText{file, std::move(*text), dir};
+  const bool cuda_source = path.extension() == ".cu";
+  if (text && !cuda_source) return PtxText{file, *text, dir};
+  if (!cuda_source) {
+    auto read = slurp(file);
+    if (!read) return read.error();
+    return PtxText{file, std::move(*read), dir};
   }
-  if (!fs::exists(path)) return make_error("cannot read '" + file + "'");
-  if (find_on_path("nvcc").empty())
-    return make_error("'" + file + "' is CUDA source, and nvcc is not on PATH to compile it; give the PTX instead (nvcc -arch=sm_90 -lineinfo -ptx " + file + ")");
-  const fs::path out = fs::temp_directory_path() / ("warpscope-" + std::to_string(::getpid()) + ".ptx");
-  const fs::path log = fs::path(out).replace_extension(".log");
-  const std::string cmd = "nvcc -arch=sm_90 -lineinfo -ptx -o " + shell_quote(out.string()) + " " + shell_quote(file) + " > " +
-                          shell_quote(log.string()) + " 2>&1";
-  const int status = std::system(cmd.c_str());
-  auto text = slurp(out.string());
-  auto messages = slurp(log.string());
-  std::error_code ec;
-  fs::remove(out, ec);
-  fs::remove(log, ec);
-  if (status != 0 || !text) return make_error("nvcc could not compile '" + file + "':\n" + (messages ? *messages : ""));
-  return PtxText{file, std::move(*text), dir};
+  if (!text && !fs::exists(path)) return make_error("cannot read '" + file + "'");
+  auto ptx = text ? compile_cuda_text(*text, path.filename().string()) : compile_cuda(file);
+  if (!ptx) return ptx.error();
+  return PtxText{file, std::move(*ptx), dir};
 }
 
 Expected<emu::Dim3> parse_dim3(const std::string& text, const std::string& what) {
@@ -140,4 +125,4 @@ std::vector<std::string> read_source_lines(const std::string& path, const std::s
   return lines;
 }
 
-}  // namespace warpscope::cli
+}  // namespace warpscope::driver
