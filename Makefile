@@ -6,7 +6,7 @@
 #   make demo    the main job on bundled examples, printing the report
 #   make sanitize  ASan + UBSan build in build-asan/, all tests there
 #   make fuzz    build the libFuzzer targets with clang (build-fuzz/) and run each briefly
-#   make bench   run the Google Benchmarks (figures in the README)
+#   make bench   run the Google Benchmarks (figures in docs/speed.md)
 
 BUILD      ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)

@@ -29,7 +29,7 @@ namespace {
 struct KernelOptions {
   LaunchOptions launch;
   bool json = false;
-  // Reports for editors, dashboards and CI (see "Diagnostics, SARIF and CI gating" in the README).
+  // Reports for editors, dashboards and CI (see docs/ci.md).
   bool no_diagnostics = false;
   std::string sarif;
   std::string html;
