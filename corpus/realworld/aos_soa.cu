@@ -1,7 +1,8 @@
 // Array-of-structures layouts that particle and graphics codes use. n = 65536 records.
 //
-// aos16_integrate: struct {float x, y, z, w;} (16 B, aligned): fields read one by one,
-//   which ptxas may merge into one 128-bit load per record (x += vx*dt ... over two arrays).
+// aos16_integrate: struct {float x, y, z, w;} (16 bytes, but only 4-byte aligned: no
+//   __align__(16)), so nvcc emits four 32-bit loads per record and ptxas cannot widen them:
+//   each load's lanes are 16 bytes apart, 16 sectors where 4 would do (pos and vel alike).
 // aos20_read_x: struct of five floats (20 B): only .x read and .x written: every lane's
 //   word lands 20 B apart (3.3 sectors' worth per 8 lanes).
 // aos_to_soa_shared: converts 12-byte {x, y, z} records to three arrays through shared

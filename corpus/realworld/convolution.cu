@@ -4,10 +4,10 @@
 //   halo) loaded into shared memory by the 16x16 threads in two rounds (400 > 256 loads),
 //   the image border clamped. Grid 32 x 32.
 // sepconv_rows: the row pass of a separable convolution with a radius-8 kernel in __constant__
-//   memory: each 16x4 block loads 4 rows of (16*4 + 2*8) pixels... as a [4][80] tile, each
-//   thread computes 4 outputs (x steps of 16). Grid (8, 128).
-// sepconv_cols: the column pass: 16x8 threads, tile [8*4 + 16][16] (each column read down
-//   the tile: conflict-free rows of 16 floats = two threads per bank pair...). Grid (32, 16).
+//   memory: each 16x4 block loads 4 rows of 16*4 + 2*8 = 80 pixels (a [4][80] tile, the
+//   border clamped) and each thread computes 4 outputs, 16 columns apart. Grid (8, 128).
+// sepconv_cols: the column pass: 16x8 threads, a [8*4 + 16][16] tile; a warp reads two rows
+//   of 16 floats (64 bytes each) at once: conflict-free. Grid (32, 16).
 // conv5x5_global: the same 5x5 filter (weights in __constant__) read straight from global
 //   memory through the L1, no shared tile: 25 loads per output, neighbours overlap. Grid 32x32.
 

@@ -12,6 +12,8 @@
 //   (clamped); the old count is used (value-returning ATOMS: same-bin lanes serialize).
 // hist256_packed_u32: each thread loads 4 bytes as one u32 (coalesced 128 B per warp) and
 //   counts each byte; shared bins strided per warp (bin * 8 + warp) as some samples do.
+// Grids: 64 x 256 over 65536 bytes (4 per thread); hist_float_bins 64 x 256 over 16384
+// floats; hist256_packed_u32 32 x 256 over 16384 words.
 
 #define BINS 256
 

@@ -104,3 +104,7 @@ rng = XorShift(0x5EED0005)
 write("tokens_256.bin", "i", [rng.below(1024) for _ in range(256)])
 write("targets_256.bin", "i", [rng.below(1024) for _ in range(256)])
 write("zeros_1024.bin", "B", [0] * 1024)
+
+# Predicate masks per warp (predicated.cu): all off, all on, one lane, every other lane; all off.
+write("masks_mixed.bin", "I", [0x00000000, 0xFFFFFFFF, 0x00000001, 0x55555555])
+write("masks_zero.bin", "I", [0x00000000])

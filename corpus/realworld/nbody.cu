@@ -1,12 +1,12 @@
 // All-pairs n-body accelerations with tiles of bodies in shared memory (the GPU Gems 31
-// scheme, written here with our own names). n = 4096 bodies.
+// scheme, written here with our own names). n = 2048 bodies.
 //
 // nbody_tiles_float4: positions as float4 (x, y, z, mass); each block of 256 threads walks
 //   the n bodies in tiles of 256: every thread loads one body into shared memory, then every
 //   thread reads all 256 (the same address across the warp: broadcasts, LDS.128 after ptxas).
-//   Grid 16.
+//   Grid 8.
 // nbody_tiles_soa: positions in four arrays (SoA), tile of 128 bodies as four shared float
-//   arrays, 128 threads, inner loop unrolled by 4. Grid 32.
+//   arrays, 128 threads, inner loop unrolled by 4. Grid 16.
 
 extern "C" __global__ void nbody_tiles_float4(float4* accel, const float4* pos, int n, float soft2) {
   __shared__ float4 tile[256];

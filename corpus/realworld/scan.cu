@@ -16,7 +16,8 @@
 //   walks back over predecessors' words, 32 at a time, until it finds an inclusive prefix.
 //   Blocks run in order of blockIdx (no dynamic tile counter), and the look-back spins on
 //   predecessors' words: how many times a block re-reads them depends on timing between blocks
-//   on the GPU. status: gridDim.x 64-bit words, zeroed (`buf:N:zero` for ptxlaunch). Grid 128.
+//   on the GPU. status: gridDim.x 64-bit words, zeroed (data/zeros_1024.bin through
+//   file:, for the GPU too). Grid 128.
 
 #include <cooperative_groups.h>
 #include <cooperative_groups/scan.h>

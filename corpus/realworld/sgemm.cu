@@ -10,14 +10,14 @@
 //   (the case issue 13 item 6 measures). Block 16x16, grid 32x32.
 // sgemm_smem32: 32x32 tiles, block 32x32. Grid 16x16.
 // sgemm_blocktile_1d: BM = BN = 64, BK = 8, each thread computes TM = 8 results of a column
-//   (512 threads... 64*64/8 = 512), As[BM][BK] and Bs[BK][BN]. Grid 8x8.
+//   (64 * 64 / 8 = 512 threads), As[BM][BK] and Bs[BK][BN]. Grid 8x8.
 // sgemm_blocktile_2d: BM = BN = 128, BK = 8, TM = TN = 8 per thread (256 threads), register
 //   caches of a column of As and a row of Bs per k. Grid 4x4.
 // sgemm_vectorized: the 2-D blocktiling with float4 global loads, As stored transposed
 //   (As[BK][BM]) so the inner loop reads float4 of both tiles. Grid 4x4.
 // sgemm_warptile: BM = BN = 128, BK = 16, 128 threads = 4 warps, each warp a 64x64 sub-tile
-//   computed as 2x2 iterations of 32x32 (each lane 8x8... (WM 64 / (WMITER 2 * 4)) x (WN 64 /
-//   (WNITER 2 * 8 ...)) = 8x4), As transposed, float4 loads. Grid 4x4.
+//   computed as 2x2 sub-tiles of 32x32, each lane 4 rows x 8 columns of each (8 x 16 = 128
+//   accumulators per lane), As transposed, float4 global loads. Grid 4x4.
 // sgemm_double_buffer: 64x64 tiles, BK = 16, 256 threads (4x4 results each), two shared
 //   buffers: the next tile's global loads are issued into registers before the current
 //   tile's math and stored into the other buffer after it, one barrier per tile. Grid 8x8.
@@ -165,7 +165,7 @@ extern "C" __global__ void sgemm_vectorized(float* Cm, const float* A, const flo
 
 // Warp tiling: 4 warps in a 2x2 arrangement over the 128x128 block tile, each warp 64x64 as
 // WMITER x WNITER = 2 x 2 sub-tiles of 32x32; lane (lr, lc) = (lane / 4, lane % 4) owns a 4x8
-// piece of each sub-tile... (32 / 8 = 4 rows, 32 / 4 = 8 columns).
+// piece of each sub-tile (32 / 8 = 4 rows, 32 / 4 = 8 columns).
 extern "C" __global__ void sgemm_warptile(float* Cm, const float* A, const float* B, int M, int N, int K,
                                           float alpha, float beta) {
   constexpr int BM = 128, BN = 128, BK = 16, WM = 64, WN = 64, WMITER = 2, WNITER = 2;

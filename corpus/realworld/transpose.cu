@@ -7,12 +7,13 @@
 //   n = 1024. Grid 32 x 32.
 // transpose_float2: float2 elements, tile[32][33] of float2 (8-byte words: half-warp lane
 //   groups); n = 512. Grid 16 x 16, 32x8 threads.
-// transpose_u8: bytes, tile[32][32] of unsigned char (four lanes share a word on the write
-//   side; the column read hits 8 words of one bank...). n = 1024, grid 32 x 32, 32x8 threads.
+// transpose_u8: bytes, tile[32][32] of unsigned char: the row writes put four lanes in one
+//   word; the column read tile[tx][c] puts lane tx in word 8 tx, so banks 0, 8, 16, 24 each
+//   serve 8 different words: 8-way. n = 1024, grid 32 x 32, 32x8 threads.
 // transpose_rect: a 2048 x 256 (rows x cols) float matrix to 256 x 2048, padded tile,
 //   bounds-checked edges not needed (both multiples of 32). Grid (8, 64), 32x8 threads.
 // transpose_coarse_swizzle: 64x64 float tile per block, 32x8 threads, each thread moves 16
-//   elements, tile[64][64] with the XOR swizzle col ^ (row & 31)... as a 1-D index. n = 1024,
+//   elements, a 1-D tile[64 * 64] indexed r * 64 + (c ^ (r & 31)) (XOR swizzle). n = 1024,
 //   grid 16 x 16.
 
 #define TILE 32
