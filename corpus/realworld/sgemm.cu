@@ -1,16 +1,17 @@
 // SGEMM, C = alpha * A B + beta * C, row-major, the usual steps from a naive kernel to warp
-// tiling (our code). M = N = 512, K = 256 unless said; A is M x K, B is K x N.
+// tiling (our code). A is M x K, B is K x N. M = N = K = 256 for the kernels up to 1-D block
+// tiling (grids below for that size), M = N = 512, K = 128 from 2-D block tiling on.
 //
 // sgemm_naive: one C element per thread, threads (x = row!) so a warp walks down a column
-//   of A and C (uncoalesced: the classic first mistake). Block 32x32, grid 16x16.
+//   of A and C (uncoalesced: the classic first mistake). Block 32x32, grid 8x8.
 // sgemm_coalesced: the same with x = column: a warp reads one A element (broadcast) and 32
-//   consecutive B elements. Block 32x32 (as 1024 threads), grid 16x16.
+//   consecutive B elements. Block 32x32 (as 1024 threads), grid 8x8.
 // sgemm_smem16: 16x16 shared tiles (As, Bs), one element per thread: the inner loop reads
 //   As[ty][k] (broadcast) and Bs[k][tx]; ptxas merges 4 consecutive k into LDS.128 on both
-//   (the case issue 13 item 6 measures). Block 16x16, grid 32x32.
-// sgemm_smem32: 32x32 tiles, block 32x32. Grid 16x16.
+//   (the case issue 13 item 6 measures). Block 16x16, grid 16x16.
+// sgemm_smem32: 32x32 tiles, block 32x32. Grid 8x8.
 // sgemm_blocktile_1d: BM = BN = 64, BK = 8, each thread computes TM = 8 results of a column
-//   (64 * 64 / 8 = 512 threads), As[BM][BK] and Bs[BK][BN]. Grid 8x8.
+//   (64 * 64 / 8 = 512 threads), As[BM][BK] and Bs[BK][BN]. Grid 4x4.
 // sgemm_blocktile_2d: BM = BN = 128, BK = 8, TM = TN = 8 per thread (256 threads), register
 //   caches of a column of As and a row of Bs per k. Grid 4x4.
 // sgemm_vectorized: the 2-D blocktiling with float4 global loads, As stored transposed
