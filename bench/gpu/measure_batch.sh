@@ -99,12 +99,17 @@ for launches in "$@"; do
   lf=$(cd "$(dirname "$launches")" && pwd)/$(basename "$launches")
   topic=$(basename "$(dirname "$lf")")
   [[ $(basename "$lf") != launches.txt ]] && topic=$(basename "$lf" .txt)
+  topic=${topic#.}
   # collect_examples.py reads the launches file as given (relative paths from the root).
   python3 "$root/bench/gpu/collect_examples.py" --work "$work" --launches "$lf" --device "$device" \
     > "$out/$topic.jsonl" 2> "$work/collect_$topic.log"
   echo "$topic: $(grep -c '"status": "ok"' "$out/$topic.jsonl") of $(grep -c . "$out/$topic.jsonl") measured"
+  # This file's exports, one archive per launches file (each stays small enough to fetch).
+  names=$(grep -v '^\s*#' "$lf" | awk 'NF {print $1}')
+  (cd "$work" && tar czf "$out/${topic}_raw.tar.gz" --ignore-failed-read \
+     $(for n in $names; do ls "$n".raw.csv "$n".source.csv "$n".sass.csv "$n".dryrun.log 2>/dev/null; done))
 done
-(cd "$work" && tar czf "$out/raw.tar.gz" --ignore-failed-read $(ls | grep -E '\.(csv|log|err|txt|launched)$'))
+(cd "$work" && tar czf "$out/logs.tar.gz" --ignore-failed-read *.log *.err *.launched device.txt all.txt ok.txt 2>/dev/null)
 echo "[$(elapsed) s] done"
 }
 
