@@ -109,7 +109,7 @@ for launches in "$@"; do
   (cd "$work" && tar czf "$out/${topic}_raw.tar.gz" --ignore-failed-read \
      $(for n in $names; do ls "$n".raw.csv "$n".source.csv "$n".sass.csv "$n".dryrun.log 2>/dev/null; done))
 done
-(cd "$work" && tar czf "$out/logs.tar.gz" --ignore-failed-read *.log *.err *.launched device.txt all.txt ok.txt 2>/dev/null)
+(cd "$work" && tar czf "$out/logs.tar.gz" --ignore-failed-read *.log *.err *.launched device.txt all.txt ok.txt chunk_*.source.csv 2>/dev/null)
 echo "[$(elapsed) s] done"
 }
 

@@ -6,8 +6,8 @@ WORK/NAME.raw.csv, NAME.source.csv, NAME.sass.csv and an empty NAME.ncu-rep mark
   split_ncu_exports.py --work DIR --prefix CHUNK --names NAME...
 
 The raw page has one data row per profiled kernel (column "ID", in launch order); the
-source pages (`--print-source cuda,sass` and `sass`) one block per kernel, each starting
-with a "Kernel Name" row. A launch the batch skipped leaves the kernels out of step, so
+source pages one block per kernel: the `sass` page's start with a "Kernel Name" row; the
+`cuda,sass` page's are runs of per-file blocks (see split_source_kernels). A launch the batch skipped leaves the kernels out of step, so
 the kernels are matched to the names through the batch log (which lines launched): pass
 --launched NAME... (those that ran, in order). A page whose block count does not match is
 not split (the launches then have totals but no per-line counters) and a warning says so."""
@@ -42,6 +42,33 @@ def split_blocks(text):
     return out
 
 
+def split_source_kernels(text):
+    """Kernels of a `--print-source cuda,sass` page: each is a run of per-file blocks
+    ("File Path" row, "Function Name" row, header, rows). A kernel ends where the function
+    name changes or a file it already listed comes again; identical neighbours collapse
+    (as in split_blocks)."""
+    kernels, current, files, function = [], None, set(), None
+    lines = text.splitlines(keepends=True)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith('"File Path"'):
+            path = line.split(",", 1)[1].strip() if "," in line else ""
+            name = lines[i + 1].split(",", 1)[1].strip() if i + 1 < len(lines) and lines[i + 1].startswith('"Function Name"') else ""
+            if current is None or name != function or path in files:
+                current, files, function = [], set(), name
+                kernels.append(current)
+            files.add(path)
+        if current is not None:
+            current.append(line)
+        i += 1
+    out = []
+    for k in ("".join(k) for k in kernels):
+        if not out or out[-1] != k:
+            out.append(k)
+    return out
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--work", required=True)
@@ -72,7 +99,7 @@ def main():
         text = read(os.path.join(a.work, f"{a.prefix}.{page}.csv"))
         if not text:
             continue
-        blocks = split_blocks(text)
+        blocks = split_source_kernels(text) if page == "source" else split_blocks(text)
         if len(blocks) != len(names):
             print(f"split: {a.prefix}: {len(blocks)} {page} blocks for {len(names)} launches: not split", file=sys.stderr)
             continue
