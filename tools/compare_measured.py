@@ -14,7 +14,10 @@ known differences in <topic>_known.txt beside it, listings from corpus/<topic>/s
 Which measured figure each prediction must equal (bench/gpu/collect_examples.py records
 both the hardware counters and `sass_ops`, the Source page's per-instruction view summed by
 operation):
-  shared wavefronts, global requests   the hardware counter
+  shared wavefronts                     the Source page's "L1 Wavefronts Shared" of that op's
+                                        instructions, or the hardware counter (which counts a
+                                        few more on some kernels: arbitration, seen on the H200)
+  global requests                       the hardware counter
   bank conflicts                        wavefronts - ideal of that op's instructions on the
                                         Source page (the hardware counter adds arbitration
                                         noise), else the hardware counter
@@ -63,6 +66,7 @@ SOURCE = ["L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal", "L2 Theoretical 
 # metric -> (sass_ops class, what of it)
 CONFLICTS = {f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}": f"shared_{op}" for op in ("ld", "st", "atom")}
 SECTORS = {f"l1tex__t_sectors_pipe_lsu_mem_global_op_{op}": f"global_{op}" for op in ("ld", "st", "red", "atom")}
+WAVEFRONTS = {f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}": f"shared_{op}" for op in ("ld", "st", "atom", "gmma")}
 
 
 def listing_for(ptx):
@@ -85,6 +89,8 @@ def accepted(metric, predicted, record):
         return [o.get("wavefronts", 0) - o.get("wavefronts_ideal", 0)]
     if metric in SECTORS and SECTORS[metric] in ops and "sectors" in ops[SECTORS[metric]]:
         return [v for v in (hardware, ops[SECTORS[metric]]["sectors"]) if v is not None]
+    if metric in WAVEFRONTS and WAVEFRONTS[metric] in ops and "wavefronts" in ops[WAVEFRONTS[metric]]:
+        return [ops[WAVEFRONTS[metric]]["wavefronts"]] + ([hardware] if hardware is not None else [])
     return [] if hardware is None else [hardware]
 
 
