@@ -76,10 +76,44 @@ profile_chunk() {  # chunk file, prefix
      > "$work/$prefix.source.csv" 2>> "$work/$prefix.err"
   ncu --import "$work/$prefix.ncu-rep" --page source --csv --print-source sass > "$work/$prefix.sass.csv" 2>> "$work/$prefix.err"
   grep -o 'ptxlaunch: batch [^ ]* ok' "$work/$prefix.log" | awk '{print $3}' > "$work/$prefix.launched"
-  python3 "$root/bench/gpu/split_ncu_exports.py" --work "$work" --prefix "$prefix" --launched $(cat "$work/$prefix.launched")
+  if [[ $filtered_import == yes ]]; then
+    export_each "$prefix" &
+  else
+    python3 "$root/bench/gpu/split_ncu_exports.py" --work "$work" --prefix "$prefix" --launched $(cat "$work/$prefix.launched")
+  fi
   echo "  [$(elapsed) s] $prefix: $(wc -l < "$work/$prefix.launched") of $(wc -l < "$list") launched"
 }
 
+# Each launch's pages exported alone from its chunk's report (ncu --import with
+# --launch-skip i --launch-count 1), when this ncu filters imported results that way.
+export_each() {  # prefix
+  local prefix=$1 i=0 name
+  while read -r name; do
+    local f=(--launch-skip "$i" --launch-count 1)
+    ncu --import "$work/$prefix.ncu-rep" "${f[@]}" --page raw --csv --print-units base > "$work/$name.raw.csv" 2>> "$work/$name.err"
+    ncu --import "$work/$prefix.ncu-rep" "${f[@]}" --page source --csv --print-source cuda,sass \
+      --resolve-source-file "$sources" > "$work/$name.source.csv" 2>> "$work/$name.err"
+    ncu --import "$work/$prefix.ncu-rep" "${f[@]}" --page source --csv --print-source sass > "$work/$name.sass.csv" 2>> "$work/$name.err"
+    : > "$work/$name.ncu-rep"
+    i=$((i + 1))
+  done < "$work/$prefix.launched"
+}
+
+# Does `ncu --import` filter results? Profile two launches and export the second alone.
+filtered_import=no
+probe_filter() {
+  head -2 "$work/ok.txt" > "$work/probe.txt"
+  (cd "$work" && timeout 120 ncu --clock-control none -f -o "$work/probe" --metrics l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum \
+     "$work/ptxlaunch" --batch "$work/probe.txt") < /dev/null > "$work/probe.log" 2>&1
+  ncu --import "$work/probe.ncu-rep" --launch-skip 1 --launch-count 1 --page raw --csv > "$work/probe.raw.csv" 2> "$work/probe.err"
+  local rows
+  rows=$(python3 -c "import csv,sys; r=list(csv.reader(open(sys.argv[1]))); print(sum(1 for x in r if x and x[0].strip().isdigit()), [x[0] for x in r if x and x[0].strip().isdigit()])" "$work/probe.raw.csv")
+  echo "import filter probe: $rows"
+  [[ $rows == "1 ['1']" || $rows == "1 ['0']" ]] && filtered_import=yes
+  echo "filtered import: $filtered_import"
+}
+
+probe_filter
 split -l "$chunk_size" -d -a 3 "$work/ok.txt" "$work/chunk_"
 for c in "$work"/chunk_[0-9][0-9][0-9]; do
   (( $(elapsed) > deadline )) && { echo "[$(elapsed) s] deadline: skipping $(basename "$c")"; continue; }
@@ -95,6 +129,7 @@ for c in "$work"/chunk_[0-9][0-9][0-9]; do
   done < "$c"
 done
 
+wait  # the background exports
 for launches in "$@"; do
   lf=$(cd "$(dirname "$launches")" && pwd)/$(basename "$launches")
   topic=$(basename "$(dirname "$lf")")
