@@ -90,5 +90,34 @@ TEST(Driver, FixProvesTheLayoutByRunningAgain) {
   EXPECT_EQ(f->report.after.metrics.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld"), 8192);
 }
 
+
+// The Python binding passes plain numbers as num:<v>; each takes its parameter's type.
+TEST(Driver, PlainNumbersTakeTheParameterType) {
+  const std::string ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p, .param .u32 n, .param .f32 a, .param .u64 m, .param .f64 d)
+{ ret; }
+)";
+  LaunchRequest r;
+  r.file = "<text>";
+  r.text = ptx;
+  r.no_sass = true;
+  r.args = {"buf:64", "num:512", "num:2.5", "num:18446744073709551615", "num:3"};
+  auto p = prepare_launch(r);
+  ASSERT_TRUE(p) << p.error().render();
+  EXPECT_EQ((*p)->request.args,
+            (std::vector<std::string>{"buf:64", "i32:512", "f32:2.5", "u64:18446744073709551615", "f64:3"}));
+  r.args = {"buf:64", "num:4294967295", "num:1", "num:-1", "num:0"};
+  p = prepare_launch(r);
+  ASSERT_TRUE(p) << p.error().render();
+  EXPECT_EQ((*p)->request.args[1], "u32:4294967295");
+  EXPECT_EQ((*p)->request.args[3], "i64:-1");
+  r.args = {"buf:64", "num:1.5", "num:1", "num:0", "num:0"};  // a float for an integer parameter
+  p = prepare_launch(r);
+  ASSERT_FALSE(p);
+  EXPECT_NE(p.error().message.find("'1.5': parameter 'n' is u32"), std::string::npos) << p.error().message;
+}
+
 }  // namespace
 }  // namespace warpscope::driver

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -106,6 +107,33 @@ Expected<std::string> disassemble_ptx(const std::string& ptx_text, const std::st
   Expected<std::string> listing = compiled ? capture(shell_quote(nvdisasm) + " -c -gi " + shell_quote(cubin.string())) : Expected<std::string>(compiled.error());
   fs::remove_all(dir, ec);
   if (listing) {  // best effort: an unwritable cache only costs time
+    fs::create_directories(cached.parent_path(), ec);
+    std::ofstream(cached) << *listing;
+  }
+  return listing;
+}
+
+Expected<std::string> disassemble_cubin(const std::string& cubin, const std::string& nvdisasm_path) {
+  const fs::path cached = cache_path(cubin, "cubin");
+  if (std::ifstream in(cached); in) {
+    std::ostringstream s;
+    s << in.rdbuf();
+    if (!s.str().empty()) return s.str();
+  }
+  const std::string nvdisasm = nvdisasm_path.empty() ? find_nvdisasm() : nvdisasm_path;
+  if (nvdisasm.empty()) return make_error("nvdisasm was not found (pip install nvidia-cuda-nvdisasm)");
+  if (!is_executable(nvdisasm)) return make_error("'" + nvdisasm + "' is not an executable nvdisasm");
+  // One folder per call: the Python binding may run several analyses at once.
+  static std::atomic<unsigned> calls{0};
+  const fs::path dir = fs::temp_directory_path() /
+                       ("warpscope-cubin-" + std::to_string(::getpid()) + "-" + std::to_string(calls++));
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const fs::path file = dir / "kernel.cubin";
+  std::ofstream(file, std::ios::binary) << cubin;
+  auto listing = capture(shell_quote(nvdisasm) + " -c -gi " + shell_quote(file.string()));
+  fs::remove_all(dir, ec);
+  if (listing) {
     fs::create_directories(cached.parent_path(), ec);
     std::ofstream(cached) << *listing;
   }
