@@ -47,6 +47,20 @@ CASES = {
                               args=[("tensor", (128, 128), "float32"), ("tensor", (128, 128), "float32"),
                                     ("tensor", (128, 128), "float32"), 128, 128, 128, 128, 128, 128],
                               meta=dict(BM=32, BN=32, BK=32, num_warps=4, num_stages=1)),
+    # The autotune list's other two configs (kernels.py: matmul_fma_autotuned).
+    "triton_matmul_fma_128x16": dict(fn=K.matmul_fma_kernel, grid=(1, 8),
+                                     args=[("tensor", (128, 128), "float32"), ("tensor", (128, 128), "float32"),
+                                           ("tensor", (128, 128), "float32"), 128, 128, 128, 128, 128, 128],
+                                     meta=dict(BM=128, BN=16, BK=16, num_warps=4, num_stages=1)),
+    "triton_matmul_fma_16x64": dict(fn=K.matmul_fma_kernel, grid=(8, 2),
+                                    args=[("tensor", (128, 128), "float32"), ("tensor", (128, 128), "float32"),
+                                          ("tensor", (128, 128), "float32"), 128, 128, 128, 128, 128, 128],
+                                    meta=dict(BM=16, BN=64, BK=32, num_warps=4, num_stages=1)),
+    # A stored transposed: the FMA operand staged conflict-free.
+    "triton_matmul_fma_at": dict(fn=K.matmul_fma_at_kernel, grid=(4, 4),
+                                 args=[("tensor", (128, 128), "float32"), ("tensor", (128, 128), "float32"),
+                                       ("tensor", (128, 128), "float32"), 128, 128, 128, 128, 128, 128],
+                                 meta=dict(BM=32, BN=32, BK=32, num_warps=4, num_stages=1)),
 }
 
 

@@ -5,7 +5,9 @@
     wt.assert_sector_efficiency(report, 0.9)     # like `--fail-on sector-efficiency<0.9`
 
 A failure is an AssertionError naming the lines at fault (file:line, the source text, the
-figures and the conflict degree), worst first.
+figures and the conflict degree), worst first. For an autotuned Triton kernel the report
+checked is the one warpscope.triton.analyze returned (the config with the least excess);
+``all_configs=True`` checks every config and names those that fail.
 """
 
 from __future__ import annotations
@@ -23,17 +25,17 @@ def _where(line) -> str:
     return f"{text}  {source}" if source else text
 
 
-def _reports(report):
+def _reports(report, all_configs):
     """The report, or each configuration's of an autotuned kernel (named)."""
-    if isinstance(report, Report) and report.configs:
+    if all_configs and isinstance(report, Report) and report.configs:
         return [(str(c.config), c.report) for c in report.configs]
     return [("", report)]
 
 
-def assert_no_bank_conflicts(report: Report):
+def assert_no_bank_conflicts(report: Report, all_configs: bool = False):
     """Fails when any shared-memory access takes more wavefronts than its ideal."""
     problems = []
-    for name, r in _reports(report):
+    for name, r in _reports(report, all_configs):
         why = r.check("bank-conflicts")
         if why is None:
             continue
@@ -45,13 +47,13 @@ def assert_no_bank_conflicts(report: Report):
         raise AssertionError("shared-memory bank conflicts:\n" + "\n".join(problems))
 
 
-def assert_sector_efficiency(report: Report, minimum: float = 0.9):
+def assert_sector_efficiency(report: Report, minimum: float = 0.9, all_configs: bool = False):
     """Fails when the kernel's global sector efficiency (ideal sectors / sectors, the Source
     page's L2 Theoretical Sectors Global) is below ``minimum`` (a fraction, 0..1)."""
     if not 0 <= minimum <= 1:
         raise ValueError(f"an efficiency is 0 to 1, got {minimum}")
     problems = []
-    for name, r in _reports(report):
+    for name, r in _reports(report, all_configs):
         why = r.check(f"sector-efficiency<{minimum!r}")
         if why is None:
             continue
