@@ -71,6 +71,8 @@ class Report:
         for d, (file, line, column, ptx_line) in zip(self.data.get("diagnostics", []), positions):
             d.update(file=file, line=line, column=column, ptx_line=ptx_line)
         self.configs: list[ConfigReport] = []
+        self.config = None         # warpscope.triton: the triton.Config of this report, if autotuned
+        self.triton_kernel = None  # warpscope.triton: Triton's CompiledKernel (its .asm, .metadata)
         self.extra = dict(extra or {})  # what a front end adds (Triton: the compiled kernel's metadata)
 
     # --- the JSON document's parts ---
