@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
 import shlex
 import tempfile
 
@@ -42,8 +43,9 @@ __all__ = ["Launch", "prepare"]
 class Launch:
     """One compiled Triton kernel with the warpscope launch that reproduces it."""
 
-    def __init__(self, kernel, config, grid, block, dyn_smem, specs, sass, files):
+    def __init__(self, kernel, config, grid, block, dyn_smem, specs, sass, files, ptx=None):
         self.kernel = kernel          # triton.compiler.CompiledKernel
+        self._ptx = ptx if ptx is not None else kernel.asm["ptx"]
         self.config = config          # triton.Config, or None outside autotune
         self.grid = grid              # (x, y, z) as launched
         self.block = block
@@ -58,7 +60,7 @@ class Launch:
 
     @property
     def ptx(self) -> str:
-        return self.kernel.asm["ptx"]
+        return self._ptx
 
     @property
     def metadata(self):
@@ -238,6 +240,21 @@ class _Specs:
         self.specs += [f"i64:{int(s)}" for s in desc.strides]
 
 
+def _source_moved(jit, ptx, sass):
+    """Triton's cache keys kernels by their source text, not its path: a kernel compiled from
+    a file elsewhere (another clone) names that file. Name the function's own file instead,
+    in the PTX and the listing alike (the listing's lines are matched to the PTX's by name)."""
+    try:
+        here = inspect.getsourcefile(jit.fn)
+    except TypeError:
+        return ptx, sass
+    for old in re.findall(r'^\s*\.file\s+\d+\s+"([^"]+)"', ptx, re.M):
+        if here and old != here and os.path.basename(old) == os.path.basename(here):
+            ptx = ptx.replace(f'"{old}"', f'"{here}"')
+            sass = sass.replace(f'"{old}"', f'"{here}"') if sass else sass
+    return ptx, sass
+
+
 def _launch_of(jit, config, grid, args, meta, kernel) -> Launch:
     m = kernel.metadata
     params = inspect.signature(jit.fn).parameters
@@ -275,7 +292,8 @@ def _launch_of(jit, config, grid, args, meta, kernel) -> Launch:
         sass = _core.disassemble_cubin(kernel.asm["cubin"], nvdisasm)
     except WarpscopeError:
         sass = None  # the library then runs ptxas + nvdisasm itself, or prices the PTX
-    return Launch(kernel, config, launched, (32 * m.num_warps, 1, 1), m.shared, specs.specs, sass, specs.files)
+    ptx, sass = _source_moved(jit, kernel.asm["ptx"], sass)
+    return Launch(kernel, config, launched, (32 * m.num_warps, 1, 1), m.shared, specs.specs, sass, specs.files, ptx)
 
 
 def prepare(fn, grid, *args, **meta) -> list:
