@@ -7,6 +7,8 @@
 
 #include "driver/analyze.h"
 #include "driver/launch.h"
+#include "driver/process.h"
+#include "driver/toolchain.h"
 
 namespace warpscope::driver {
 namespace {
@@ -117,6 +119,26 @@ TEST(Driver, PlainNumbersTakeTheParameterType) {
   p = prepare_launch(r);
   ASSERT_FALSE(p);
   EXPECT_NE(p.error().message.find("'1.5': parameter 'n' is u32"), std::string::npos) << p.error().message;
+}
+
+
+// Triton's PTX targets sm_90a, which ptxas refuses to compile for sm_90: the toolchain asks
+// for sm_90a then (fix's register count, and the SASS of a Triton kernel given as PTX).
+TEST(Driver, CompilesPtxThatTargetsSm90a) {
+  if (find_on_path("ptxas").empty() && !is_executable("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "no ptxas";
+  const std::string ptx = R"(.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k90a(.param .u64 p)
+{
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  ret;
+}
+)";
+  auto n = ptxas_registers(ptx, "sm_90", "k90a");
+  ASSERT_TRUE(n) << n.error().message;
+  EXPECT_GT(*n, 0);
 }
 
 }  // namespace
