@@ -7,6 +7,8 @@
 
 #include "driver/analyze.h"
 #include "driver/launch.h"
+#include "driver/process.h"
+#include "driver/toolchain.h"
 
 namespace warpscope::driver {
 namespace {
@@ -88,6 +90,55 @@ TEST(Driver, FixProvesTheLayoutByRunningAgain) {
   EXPECT_FALSE(f->failed);
   EXPECT_GE(runs, 2);  // the recording run and the proof run
   EXPECT_EQ(f->report.after.metrics.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld"), 8192);
+}
+
+
+// The Python binding passes plain numbers as num:<v>; each takes its parameter's type.
+TEST(Driver, PlainNumbersTakeTheParameterType) {
+  const std::string ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p, .param .u32 n, .param .f32 a, .param .u64 m, .param .f64 d)
+{ ret; }
+)";
+  LaunchRequest r;
+  r.file = "<text>";
+  r.text = ptx;
+  r.no_sass = true;
+  r.args = {"buf:64", "num:512", "num:2.5", "num:18446744073709551615", "num:3"};
+  auto p = prepare_launch(r);
+  ASSERT_TRUE(p) << p.error().render();
+  EXPECT_EQ((*p)->request.args,
+            (std::vector<std::string>{"buf:64", "i32:512", "f32:2.5", "u64:18446744073709551615", "f64:3"}));
+  r.args = {"buf:64", "num:4294967295", "num:1", "num:-1", "num:0"};
+  p = prepare_launch(r);
+  ASSERT_TRUE(p) << p.error().render();
+  EXPECT_EQ((*p)->request.args[1], "u32:4294967295");
+  EXPECT_EQ((*p)->request.args[3], "i64:-1");
+  r.args = {"buf:64", "num:1.5", "num:1", "num:0", "num:0"};  // a float for an integer parameter
+  p = prepare_launch(r);
+  ASSERT_FALSE(p);
+  EXPECT_NE(p.error().message.find("'1.5': parameter 'n' is u32"), std::string::npos) << p.error().message;
+}
+
+
+// Triton's PTX targets sm_90a, which ptxas refuses to compile for sm_90: the toolchain asks
+// for sm_90a then (fix's register count, and the SASS of a Triton kernel given as PTX).
+TEST(Driver, CompilesPtxThatTargetsSm90a) {
+  if (find_on_path("ptxas").empty() && !is_executable("/usr/local/cuda/bin/ptxas")) GTEST_SKIP() << "no ptxas";
+  const std::string ptx = R"(.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k90a(.param .u64 p)
+{
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  ret;
+}
+)";
+  auto n = ptxas_registers(ptx, "sm_90", "k90a");
+  ASSERT_TRUE(n) << n.error().message;
+  EXPECT_GT(*n, 0);
 }
 
 }  // namespace

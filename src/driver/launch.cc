@@ -23,6 +23,34 @@ void PreparedLaunch::stamp(analysis::KernelReport& report) const {
   report.sass_note = sass_note;
 }
 
+Expected<std::vector<std::string>> resolve_plain_numbers(const ptx::Module& module, int kernel,
+                                                         const std::vector<std::string>& specs) {
+  const ptx::Function& f = module.functions[static_cast<std::size_t>(kernel)];
+  std::vector<std::string> out = specs;
+  for (std::size_t i = 0; i < out.size() && i < f.params.size(); ++i) {
+    if (out[i].rfind("num:", 0) != 0) continue;
+    const std::string value = out[i].substr(4);
+    const ptx::Variable& p = module.variables[static_cast<std::size_t>(f.params[i])];
+    const bool integral = value.find_first_of(".eEnN") == std::string::npos || value.rfind("0x", 0) == 0;
+    if (ptx::is_float(p.type) && (p.size == 4 || p.size == 8)) {
+      out[i] = (p.size == 4 ? "f32:" : "f64:") + value;
+    } else if ((p.size == 4 || p.size == 8) && integral) {
+      // Too large for the signed type: the unsigned one (emu/args.cc checks the range).
+      const bool negative = !value.empty() && value[0] == '-';
+      const std::string digits = negative ? value.substr(1) : value;
+      const std::string max_signed = p.size == 4 ? "2147483647" : "9223372036854775807";
+      const bool over = !negative && digits.rfind("0x", 0) != 0 &&
+                        (digits.size() > max_signed.size() || (digits.size() == max_signed.size() && digits > max_signed));
+      out[i] = std::string(over ? "u" : "i") + (p.size == 4 ? "32:" : "64:") + value;
+    } else {
+      return make_error("argument " + std::to_string(i + 1) + " '" + value + "': parameter '" + p.name + "' is " +
+                        std::string(ptx::type_name(p.type)) + ", which a plain number cannot fill; kernel '" + f.name +
+                        "' takes " + emu::describe_params(module, kernel));
+    }
+  }
+  return out;
+}
+
 Expected<std::unique_ptr<PreparedLaunch>> prepare_launch(const LaunchRequest& o) {
   auto p = std::make_unique<PreparedLaunch>();
   p->request = o;
@@ -58,6 +86,9 @@ Expected<std::unique_ptr<PreparedLaunch>> prepare_launch(const LaunchRequest& o)
   if (block->count() > 1024) return make_error("--block: at most 1024 threads per block");
   p->launch = emu::LaunchConfig{*grid, *block, o.dyn_smem};
   p->blocks_total = grid->count();
+  auto resolved = resolve_plain_numbers(p->module, p->kernel, p->request.args);
+  if (!resolved) return resolved.error();
+  p->request.args = std::move(*resolved);
   {  // check the arguments once, before any run
     emu::GlobalMemory memory;
     auto args = p->arguments(memory);

@@ -32,7 +32,8 @@ struct LaunchRequest {
   std::string grid = "1";           // X[,Y[,Z]]
   std::string block = "32";
   std::uint32_t dyn_smem = 0;
-  std::vector<std::string> args;    // --arg specs, in parameter order (emu/args.h)
+  std::vector<std::string> args;    // --arg specs, in parameter order (emu/args.h), or
+                                    // num:<v>: a number of the parameter's own type (below)
   std::string blocks;               // block selection (input.h), empty: all
   std::string arch = "sm_90";
   bool no_sass = false;             // price the PTX as written
@@ -64,6 +65,12 @@ struct PreparedLaunch {
   // The lines of a source file the PTX's .file names (empty when unreadable).
   std::vector<std::string> source_lines(const std::string& path) const;
 };
+
+// The specs with each `num:<v>` replaced by the kind its parameter takes: f32:/f64: for a
+// float parameter, i32:/i64: for an integer one (u32:/u64: when v does not fit the signed
+// type). The Python binding passes plain ints and floats this way.
+Expected<std::vector<std::string>> resolve_plain_numbers(const ptx::Module& module, int kernel,
+                                                         const std::vector<std::string>& specs);
 
 // Reads and checks everything (the arguments once, against the kernel's parameters).
 Expected<std::unique_ptr<PreparedLaunch>> prepare_launch(const LaunchRequest& request);

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <array>
+#include <cctype>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -33,6 +35,20 @@ std::string find_nvdisasm() {
 std::string find_ptxas() {
   if (auto p = find_on_path("ptxas"); !p.empty()) return p;
   return fs::exists("/usr/local/cuda/bin/ptxas") ? "/usr/local/cuda/bin/ptxas" : std::string();
+}
+
+// The architecture ptxas compiles for: `arch`, or its `a` variant when the PTX targets that
+// (Triton emits `.target sm_90a`, which ptxas refuses to compile for sm_90).
+std::string ptxas_arch(const std::string& ptx_text, const std::string& arch) {
+  const std::size_t target = ptx_text.find(".target");
+  if (target == std::string::npos) return arch;
+  const std::size_t end = ptx_text.find('\n', target);
+  const std::string line = ptx_text.substr(target, end == std::string::npos ? std::string::npos : end - target);
+  const std::string accelerated = arch + "a";
+  const std::size_t at = line.find(accelerated);
+  const bool whole = at != std::string::npos &&
+                     (at + accelerated.size() == line.size() || !std::isalnum(static_cast<unsigned char>(line[at + accelerated.size()])));
+  return whole ? accelerated : arch;
 }
 
 }  // namespace
@@ -101,11 +117,38 @@ Expected<std::string> disassemble_ptx(const std::string& ptx_text, const std::st
   fs::create_directories(dir, ec);
   const fs::path ptx = dir / "kernel.ptx", cubin = dir / "kernel.cubin";
   std::ofstream(ptx) << ptx_text;
-  auto compiled = capture(shell_quote(ptxas) + " -arch=" + shell_quote(arch) + " -lineinfo -o " + shell_quote(cubin.string()) + " " +
+  auto compiled = capture(shell_quote(ptxas) + " -arch=" + shell_quote(ptxas_arch(ptx_text, arch)) + " -lineinfo -o " + shell_quote(cubin.string()) + " " +
                           shell_quote(ptx.string()));
   Expected<std::string> listing = compiled ? capture(shell_quote(nvdisasm) + " -c -gi " + shell_quote(cubin.string())) : Expected<std::string>(compiled.error());
   fs::remove_all(dir, ec);
   if (listing) {  // best effort: an unwritable cache only costs time
+    fs::create_directories(cached.parent_path(), ec);
+    std::ofstream(cached) << *listing;
+  }
+  return listing;
+}
+
+Expected<std::string> disassemble_cubin(const std::string& cubin, const std::string& nvdisasm_path) {
+  const fs::path cached = cache_path(cubin, "cubin");
+  if (std::ifstream in(cached); in) {
+    std::ostringstream s;
+    s << in.rdbuf();
+    if (!s.str().empty()) return s.str();
+  }
+  const std::string nvdisasm = nvdisasm_path.empty() ? find_nvdisasm() : nvdisasm_path;
+  if (nvdisasm.empty()) return make_error("nvdisasm was not found (pip install nvidia-cuda-nvdisasm)");
+  if (!is_executable(nvdisasm)) return make_error("'" + nvdisasm + "' is not an executable nvdisasm");
+  // One folder per call: the Python binding may run several analyses at once.
+  static std::atomic<unsigned> calls{0};
+  const fs::path dir = fs::temp_directory_path() /
+                       ("warpscope-cubin-" + std::to_string(::getpid()) + "-" + std::to_string(calls++));
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const fs::path file = dir / "kernel.cubin";
+  std::ofstream(file, std::ios::binary) << cubin;
+  auto listing = capture(shell_quote(nvdisasm) + " -c -gi " + shell_quote(file.string()));
+  fs::remove_all(dir, ec);
+  if (listing) {
     fs::create_directories(cached.parent_path(), ec);
     std::ofstream(cached) << *listing;
   }
@@ -146,7 +189,7 @@ Expected<int> ptxas_registers(const std::string& ptx_text, const std::string& ar
     fs::create_directories(dir, ec);
     const fs::path ptx = dir / "kernel.ptx", cubin = dir / "kernel.cubin";
     std::ofstream(ptx) << ptx_text;
-    auto compiled = capture(shell_quote(ptxas) + " -v -arch=" + shell_quote(arch) + " -o " + shell_quote(cubin.string()) + " " +
+    auto compiled = capture(shell_quote(ptxas) + " -v -arch=" + shell_quote(ptxas_arch(ptx_text, arch)) + " -o " + shell_quote(cubin.string()) + " " +
                             shell_quote(ptx.string()));
     fs::remove_all(dir, ec);
     if (!compiled) return compiled.error();

@@ -22,6 +22,11 @@ Expected<std::string> compile_cuda_text(const std::string& source, const std::st
 // or an error saying which tool is missing or failed.
 Expected<std::string> disassemble_ptx(const std::string& ptx_text, const std::string& arch);
 
+// The listing of `nvdisasm -c -gi` for a cubin held in memory (Triton's, which its own
+// ptxas made), run with `nvdisasm` (a path; empty: looked up as above). Cached by the
+// cubin's bytes like the PTX listings.
+Expected<std::string> disassemble_cubin(const std::string& cubin, const std::string& nvdisasm = "");
+
 // Registers per thread of entry `kernel` from `ptxas -v` output:
 //   ptxas info    : Compiling entry function 'transpose_naive_f32' for 'sm_90'
 //   ptxas info    : Function properties for transpose_naive_f32
