@@ -7,6 +7,7 @@
 //      D = C + A*B (tensor_values.h), scattered back as D's fragment.
 #include <bit>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "emu/exec.h"
@@ -76,10 +77,20 @@ bool run_layouts(const Op& op, Warp& w, BlockContext& ctx, const Layouts& l, Ten
   return true;
 }
 
-bool exec_mma_sync(const Op& op, Warp& w, BlockContext& ctx) {
-  const ptx::TensorInfo& info = op.origin->tensor;
-  if (info.ntypes != 4) return fail(op, w, ctx, "expected four types (d, a, b, c)");
+// The layouts of one instruction, computed once per worker (an mma runs in every
+// iteration of a GEMM's loop).
+struct Prepared {
   Layouts l;
+  TensorType ta = TensorType::None, tb = TensorType::None, tc = TensorType::None, td = TensorType::None;
+  std::string error;
+};
+
+Prepared prepare_mma_sync(const ptx::TensorInfo& info) {
+  Prepared p;
+  if (info.ntypes != 4) {
+    p.error = "expected four types (d, a, b, c)";
+    return p;
+  }
   auto a = mma_layout(info, MatrixOperand::A);
   auto b = mma_layout(info, MatrixOperand::B);
   auto c = mma_layout(info, MatrixOperand::C);
@@ -87,41 +98,57 @@ bool exec_mma_sync(const Op& op, Warp& w, BlockContext& ctx) {
   dinfo.types[3] = info.types[0];
   auto d = mma_layout(dinfo, MatrixOperand::C);
   for (const auto* e : {&a, &b, &c, &d})
-    if (!*e) return fail(op, w, ctx, e->error().message);
-  l.a = std::move(*a);
-  l.b = std::move(*b);
-  l.c = std::move(*c);
-  l.d = std::move(*d);
-  if (domain_of(info.type(1)) != domain_of(info.type(0)) && !(info.type(0) == TensorType::F16))
-    return fail(op, w, ctx, "mixed accumulator types are not supported");
-  return run_layouts(op, w, ctx, l, info.type(1), info.type(2), info.type(3), info.type(0), info.satfinite);
+    if (!*e) {
+      p.error = e->error().message;
+      return p;
+    }
+  if (domain_of(info.type(1)) != domain_of(info.type(0))) {
+    p.error = "an accumulator type unlike the inputs' is not supported";
+    return p;
+  }
+  p.l = {std::move(*a), std::move(*b), std::move(*c), std::move(*d)};
+  p.ta = info.type(1);
+  p.tb = info.type(2);
+  p.tc = info.type(3);
+  p.td = info.type(0);
+  return p;
 }
 
 // wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype (f16 inputs), or
 // .dtype.atype.btype.ctype (bf16, tf32, s8/u8, f64). The memory layouts were applied at
 // wmma.load: the register fragments do not depend on them.
-bool exec_wmma_mma(const Op& op, Warp& w, BlockContext& ctx) {
-  const ptx::TensorInfo& info = op.origin->tensor;
-  TensorType td = info.type(0), ta = TensorType::F16, tb = TensorType::F16, tc = info.type(1);
+Prepared prepare_wmma_mma(const ptx::TensorInfo& info) {
+  Prepared p;
+  p.td = info.type(0);
+  p.ta = p.tb = TensorType::F16;
+  p.tc = info.type(1);
   if (info.ntypes == 4) {
-    ta = info.type(1);
-    tb = info.type(2);
-    tc = info.type(3);
+    p.ta = info.type(1);
+    p.tb = info.type(2);
+    p.tc = info.type(3);
   } else if (info.ntypes != 2) {
-    return fail(op, w, ctx, "expected the types d, c or d, a, b, c");
+    p.error = "expected the types d, c or d, a, b, c";
+    return p;
   }
-  Layouts l;
-  auto a = wmma_layout(info.m, info.n, info.k, ta, MatrixOperand::A);
-  auto b = wmma_layout(info.m, info.n, info.k, tb, MatrixOperand::B);
-  auto c = wmma_layout(info.m, info.n, info.k, tc, MatrixOperand::C);
-  auto d = wmma_layout(info.m, info.n, info.k, td, MatrixOperand::C);
+  auto a = wmma_layout(info.m, info.n, info.k, p.ta, MatrixOperand::A);
+  auto b = wmma_layout(info.m, info.n, info.k, p.tb, MatrixOperand::B);
+  auto c = wmma_layout(info.m, info.n, info.k, p.tc, MatrixOperand::C);
+  auto d = wmma_layout(info.m, info.n, info.k, p.td, MatrixOperand::C);
   for (const auto* e : {&a, &b, &c, &d})
-    if (!*e) return fail(op, w, ctx, e->error().message);
-  l.a = std::move(*a);
-  l.b = std::move(*b);
-  l.c = std::move(*c);
-  l.d = std::move(*d);
-  return run_layouts(op, w, ctx, l, ta, tb, tc, td, info.satfinite);
+    if (!*e) {
+      p.error = e->error().message;
+      return p;
+    }
+  p.l = {std::move(*a), std::move(*b), std::move(*c), std::move(*d)};
+  return p;
+}
+
+bool exec_product(const Op& op, Warp& w, BlockContext& ctx) {
+  const Prepared& p = per_instruction<Prepared>(ctx, [&] {
+    return op.opcode == Opcode::Mma ? prepare_mma_sync(op.origin->tensor) : prepare_wmma_mma(op.origin->tensor);
+  });
+  if (!p.error.empty()) return fail(op, w, ctx, p.error);
+  return run_layouts(op, w, ctx, p.l, p.ta, p.tb, p.tc, p.td, op.origin->tensor.satfinite);
 }
 
 }  // namespace
@@ -137,8 +164,7 @@ bool exec_tensor(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
   if (op.origin == nullptr || op.tensor == kNoRow) return unsupported(op, w, mask, ctx);
   if (!needs_whole_warp(op, w, mask, ctx)) return false;
   switch (op.opcode) {
-    case Opcode::Mma: return exec_mma_sync(op, w, ctx);
-    case Opcode::WmmaMma: return exec_wmma_mma(op, w, ctx);
+    case Opcode::Mma: case Opcode::WmmaMma: return exec_product(op, w, ctx);
     case Opcode::WmmaLoad: case Opcode::WmmaStore: return exec_wmma_memory(op, w, ctx);
     default: return unsupported(op, w, mask, ctx);
   }

@@ -39,27 +39,18 @@ bool fail(const Op& op, const Warp& w, BlockContext& ctx, const std::string& mes
   return false;
 }
 
-// f16 -> float by table: a GEMM decodes millions of them.
-const float* half_table() {
-  static const std::vector<float> table = [] {
-    std::vector<float> t(65536);
-    for (std::uint32_t h = 0; h < 65536; ++h) t[h] = half_to_float(static_cast<std::uint16_t>(h));
-    return t;
-  }();
-  return table.data();
-}
-
 // Decodes the 16 bytes of a chunk into `count` elements.
-template <class T>
-void decode_chunk(TensorType type, const std::uint8_t* p, int element_bytes, T* out, std::ptrdiff_t step) {
-  const int count = 16 / element_bytes;
-  for (int i = 0; i < count; ++i) {
+template <class T, int kBytes>
+void decode_chunk(TensorType type, const std::uint8_t* p, T* out, std::ptrdiff_t step) {
+  [[maybe_unused]] const FloatDecoder fdec = type == TensorType::F16 ? nullptr : float_decoder(type);
+  [[maybe_unused]] const IntDecoder idec = int_decoder(type);
+  for (int i = 0; i < 16 / kBytes; ++i) {
     std::uint32_t bits = 0;
-    std::memcpy(&bits, p + i * element_bytes, static_cast<std::size_t>(element_bytes));
+    std::memcpy(&bits, p + i * kBytes, kBytes);
     if constexpr (std::is_same_v<T, float>) {
-      out[i * step] = type == TensorType::F16 ? half_table()[bits] : decode_float(type, bits);
+      out[i * step] = fdec == nullptr ? half_bits_to_float(bits) : fdec(bits);
     } else {
-      out[i * step] = decode_int(type, bits);
+      out[i * step] = idec(bits);
     }
   }
 }
@@ -89,7 +80,10 @@ bool read_operand(const Op& op, const Warp& w, BlockContext& ctx, const Operand&
                      "wgmma reads shared bytes at offset " + std::to_string(a) + " never written in block " +
                          to_string(ctx.block) + " at " + ctx.where());
     }
-    decode_chunk(type, ctx.shared + a, bytes, out + mn * ld_mn + k * ld_k, step);
+    T* dst = out + mn * ld_mn + k * ld_k;
+    if (bytes == 1) decode_chunk<T, 1>(type, ctx.shared + a, dst, step);
+    else if (bytes == 2) decode_chunk<T, 2>(type, ctx.shared + a, dst, step);
+    else decode_chunk<T, 4>(type, ctx.shared + a, dst, step);
     return true;
   };
   bool ok = true;
@@ -225,7 +219,7 @@ bool run(const Op& op, const std::array<Warp*, 4>& warps, BlockContext& ctx) {
             const auto bits = static_cast<std::uint32_t>(half_acc ? (r[lane] >> (16 * h)) & 0xffffu : r[lane]);
             T& dst = D[static_cast<std::size_t>(row * N + col)];
             if constexpr (std::is_same_v<T, float>) {
-              dst = half_acc ? half_table()[bits] : std::bit_cast<float>(bits);
+              dst = half_acc ? half_bits_to_float(bits) : std::bit_cast<float>(bits);
             } else {
               dst = static_cast<std::int32_t>(bits);
             }

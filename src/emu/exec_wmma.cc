@@ -6,6 +6,7 @@
 //      as an access event; the tile's elements then go to the fragment (mma_fragments.h).
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "emu/exec.h"
@@ -24,6 +25,19 @@ bool fail(const Op& op, Warp& w, BlockContext& ctx, const std::string& message) 
   return false;
 }
 
+// Copies of 1 to 16 bytes with the size known to the compiler (a memcpy call per element
+// of a fragment costs more than the rest of the move).
+inline void copy_bytes(std::uint8_t* to, const std::uint8_t* from, int n) {
+  switch (n) {
+    case 1: *to = *from; break;
+    case 2: std::memcpy(to, from, 2); break;
+    case 4: std::memcpy(to, from, 4); break;
+    case 8: std::memcpy(to, from, 8); break;
+    case 16: std::memcpy(to, from, 16); break;
+    default: std::memcpy(to, from, static_cast<std::size_t>(n)); break;
+  }
+}
+
 }  // namespace
 
 bool exec_wmma_memory(const Op& op, Warp& w, BlockContext& ctx) {
@@ -36,16 +50,31 @@ bool exec_wmma_memory(const Op& op, Warp& w, BlockContext& ctx) {
   const MatrixOperand which = info.fragment == ptx::Fragment::A   ? MatrixOperand::A
                               : info.fragment == ptx::Fragment::B ? MatrixOperand::B
                                                                   : MatrixOperand::C;
-  const ptx::TensorType type = info.type(0);
-  auto layout = wmma_layout(info.m, info.n, info.k, type, which);
-  if (!layout) return fail(op, w, ctx, layout.error().message);
-  const FragmentLayout& f = *layout;
+  // The fragment's layout and the SASS's accesses, once per instruction and worker.
+  struct Prepared {
+    FragmentLayout f;
+    WmmaPlan plan;
+    std::string error;
+  };
+  const Prepared& prepared = per_instruction<Prepared>(ctx, [&] {
+    Prepared p;
+    auto layout = wmma_layout(info.m, info.n, info.k, info.type(0), which);
+    if (layout) {
+      p.f = std::move(*layout);
+      p.plan = plan_wmma(p.f, which, info.layout_a != ptx::MatrixLayout::Col, op.space == ptx::Space::Shared);
+    } else {
+      p.error = layout.error().message;
+    }
+    return p;
+  });
+  if (!prepared.error.empty()) return fail(op, w, ctx, prepared.error);
+  const FragmentLayout& f = prepared.f;
+  const WmmaPlan& plan = prepared.plan;
   const std::vector<std::uint32_t>& regs = t.rows[store ? 1 : 0];
   if (static_cast<int>(regs.size()) < f.registers())
     return fail(op, w, ctx, "the fragment needs " + std::to_string(f.registers()) + " registers, not " +
                                 std::to_string(regs.size()));
   const bool row_major = info.layout_a != ptx::MatrixLayout::Col;
-  const WmmaPlan plan = plan_wmma(f, which, row_major, op.space == ptx::Space::Shared);
   // The leading dimension in elements (uniform over the warp); by default the tile's width.
   std::uint64_t ldm = static_cast<std::uint64_t>(plan.mem_cols);
   if (t.rows.size() > 2 && !t.rows[2].empty()) ldm = static_cast<std::uint32_t>(w.row(t.rows[2][0])[0]);
@@ -64,7 +93,7 @@ bool exec_wmma_memory(const Op& op, Warp& w, BlockContext& ctx) {
     for (int lane = 0; lane < 32; ++lane)
       for (int e = 0; e < f.elements; ++e) {
         const std::uint64_t v = read_element(f, w, regs, lane, e);
-        std::memcpy(tile_at(memory_coord(f.at(lane, e))), &v, static_cast<std::size_t>(bytes));
+        copy_bytes(tile_at(memory_coord(f.at(lane, e))), reinterpret_cast<const std::uint8_t*>(&v), bytes);
       }
 
   const std::uint64_t* base = w.row(op.addr);
@@ -82,9 +111,9 @@ bool exec_wmma_memory(const Op& op, Warp& w, BlockContext& ctx) {
     for_lanes(a.mask, [&](int l) {
       std::uint8_t* p = tile_at(a.at[static_cast<std::size_t>(l)]);
       if (store) {
-        std::memcpy(acc.ptr[static_cast<std::size_t>(l)], p, static_cast<std::size_t>(lane_bytes));
+        copy_bytes(acc.ptr[static_cast<std::size_t>(l)], p, lane_bytes);
       } else {
-        std::memcpy(p, acc.ptr[static_cast<std::size_t>(l)], static_cast<std::size_t>(lane_bytes));
+        copy_bytes(p, acc.ptr[static_cast<std::size_t>(l)], lane_bytes);
       }
     });
     if (a.ldmatrix) {
@@ -102,7 +131,7 @@ bool exec_wmma_memory(const Op& op, Warp& w, BlockContext& ctx) {
       std::uint64_t packed[16] = {};
       for (int e = 0; e < f.elements; ++e) {
         std::uint64_t v = 0;
-        std::memcpy(&v, tile_at(memory_coord(f.at(lane, e))), static_cast<std::size_t>(bytes));
+        copy_bytes(reinterpret_cast<std::uint8_t*>(&v), tile_at(memory_coord(f.at(lane, e))), bytes);
         packed[e / per] |= f.bits == 64 ? v : v << ((e % per) * f.bits);
       }
       for (std::size_t r = 0; r < regs.size(); ++r)

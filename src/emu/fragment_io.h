@@ -7,6 +7,7 @@
 // u8, s4, u4, s32) or double (f64).
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <vector>
@@ -39,19 +40,27 @@ inline std::uint64_t read_element(const FragmentLayout& f, const Warp& w, const 
 template <class T>
 void gather(const FragmentLayout& f, ptx::TensorType type, const Warp& w, const std::vector<std::uint32_t>& rows,
             T* out, int ld, int row0 = 0) {
-  for (int lane = 0; lane < 32; ++lane)
-    for (int e = 0; e < f.elements; ++e) {
-      const std::uint64_t bits = read_element(f, w, rows, lane, e);
-      const auto& c = f.at(lane, e);
-      T& dst = out[static_cast<std::size_t>((row0 + c.row) * ld + c.col)];
-      if constexpr (std::is_same_v<T, double>) {
-        dst = std::bit_cast<double>(bits);
-      } else if constexpr (std::is_same_v<T, float>) {
-        dst = decode_float(type, static_cast<std::uint32_t>(bits));
-      } else {
-        dst = decode_int(type, static_cast<std::uint32_t>(bits));
+  const int per = f.per_register(), nregs = f.registers();
+  const std::uint64_t mask = f.bits == 64 ? ~0ull : (1ull << f.bits) - 1;
+  auto loops = [&](auto decode) {
+    for (int r = 0; r < nregs; ++r) {
+      const std::uint64_t* reg = w.rows + static_cast<std::size_t>(rows[static_cast<std::size_t>(r)]) * 32;
+      for (int lane = 0; lane < 32; ++lane) {
+        const std::uint64_t v = reg[lane];
+        const FragmentLayout::Coord* c = &f.coord[static_cast<std::size_t>(lane * f.elements + r * per)];
+        for (int j = 0; j < per && r * per + j < f.elements; ++j)
+          out[static_cast<std::size_t>((row0 + c[j].row) * ld + c[j].col)] = decode((v >> (j * f.bits)) & mask);
       }
     }
+  };
+  if constexpr (std::is_same_v<T, double>) {
+    loops([](std::uint64_t b) { return std::bit_cast<double>(b); });
+  } else if constexpr (std::is_same_v<T, float>) {
+    with_float_decoder(type, [&](auto d) { loops([d](std::uint64_t b) { return d(static_cast<std::uint32_t>(b)); }); });
+  } else {
+    const IntDecoder d = int_decoder(type);
+    loops([d](std::uint64_t b) { return d(static_cast<std::uint32_t>(b)); });
+  }
 }
 
 // Element bits of `type` for a value of the domain: f32 as IEEE bits, f16/bf16 rounded to
@@ -75,16 +84,21 @@ template <class T>
 void scatter(const FragmentLayout& f, ptx::TensorType type, Warp& w, const std::vector<std::uint32_t>& rows,
              const T* in, int ld, int row0 = 0) {
   const int per = f.per_register(), nregs = f.registers();
-  for (int lane = 0; lane < 32; ++lane) {
-    std::uint64_t regs[128] = {};
-    for (int e = 0; e < f.elements; ++e) {
-      const auto& c = f.at(lane, e);
-      const std::uint64_t bits = encode(type, in[static_cast<std::size_t>((row0 + c.row) * ld + c.col)]);
-      regs[e / per] |= f.bits == 64 ? bits : bits << ((e % per) * f.bits);
+  for (int r = 0; r < nregs; ++r) {
+    std::uint64_t* reg = w.rows + static_cast<std::size_t>(rows[static_cast<std::size_t>(r)]) * 32;
+    for (int lane = 0; lane < 32; ++lane) {
+      const FragmentLayout::Coord* c = &f.coord[static_cast<std::size_t>(lane * f.elements + r * per)];
+      std::uint64_t v = 0;
+      for (int j = 0; j < per && r * per + j < f.elements; ++j) {
+        const std::uint64_t bits = encode(type, in[static_cast<std::size_t>((row0 + c[j].row) * ld + c[j].col)]);
+        v |= f.bits == 64 ? bits : bits << (j * f.bits);
+      }
+      reg[lane] = v;
     }
-    for (std::size_t r = 0; r < rows.size(); ++r)
-      w.rows[static_cast<std::size_t>(rows[r]) * 32 + lane] = regs[r % static_cast<std::size_t>(nregs)];
   }
+  for (std::size_t r = static_cast<std::size_t>(nregs); r < rows.size(); ++r)  // the repeats
+    std::copy_n(w.rows + static_cast<std::size_t>(rows[r % static_cast<std::size_t>(nregs)]) * 32, 32,
+                w.rows + static_cast<std::size_t>(rows[r]) * 32);
 }
 
 }  // namespace warpscope::emu

@@ -5,6 +5,7 @@
 #include "emu/reconvergence.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <unordered_map>
 
@@ -482,6 +483,8 @@ Expected<Program> link(const ptx::Module& module, int kernel, GlobalMemory& memo
   auto p = linker.run();
   if (!p) return p;
   Linker::renumber(*p);
+  static std::atomic<std::uint64_t> next_id{1};
+  p->id = next_id.fetch_add(1);
   return p;
 }
 

@@ -93,6 +93,7 @@ struct SregRow {
 };
 
 struct Program {
+  std::uint64_t id = 0;  // unique per link: keys per-instruction caches (tensor_exec.h)
   const ptx::Module* module = nullptr;
   int kernel = -1;
   std::string name;

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "emu/lanes.h"
 
@@ -28,7 +29,50 @@ float e5m2_to_float(std::uint32_t b) {
   return half_to_float(static_cast<std::uint16_t>((b & 0xffu) << 8));
 }
 
+template <TensorType kType>
+const float* byte_table() {
+  static const std::vector<float> table = [] {
+    std::vector<float> t(256);
+    for (std::uint32_t b = 0; b < 256; ++b) t[b] = kType == TensorType::E4M3 ? e4m3_to_float(b) : e5m2_to_float(b);
+    return t;
+  }();
+  return table.data();
+}
+
+float dec_f16(std::uint32_t b) { return half_bits_to_float(b & 0xffffu); }
+float dec_bf16(std::uint32_t b) { return std::bit_cast<float>(b << 16); }
+float dec_tf32(std::uint32_t b) { return std::bit_cast<float>(b & ~0x1fffu); }
+float dec_f32(std::uint32_t b) { return std::bit_cast<float>(b); }
+float dec_e4m3(std::uint32_t b) { return byte_table<TensorType::E4M3>()[b & 0xffu]; }
+float dec_e5m2(std::uint32_t b) { return byte_table<TensorType::E5M2>()[b & 0xffu]; }
+std::int32_t dec_s8(std::uint32_t b) { return static_cast<std::int8_t>(b & 0xffu); }
+std::int32_t dec_u8(std::uint32_t b) { return static_cast<std::int32_t>(b & 0xffu); }
+std::int32_t dec_s4(std::uint32_t b) { return static_cast<std::int32_t>((b & 0xfu) ^ 0x8u) - 8; }
+std::int32_t dec_u4(std::uint32_t b) { return static_cast<std::int32_t>(b & 0xfu); }
+std::int32_t dec_s32(std::uint32_t b) { return static_cast<std::int32_t>(b); }
+
 }  // namespace
+
+FloatDecoder float_decoder(TensorType t) {
+  switch (t) {
+    case TensorType::F16: return dec_f16;
+    case TensorType::BF16: return dec_bf16;
+    case TensorType::TF32: return dec_tf32;
+    case TensorType::E4M3: return dec_e4m3;
+    case TensorType::E5M2: return dec_e5m2;
+    default: return dec_f32;
+  }
+}
+
+IntDecoder int_decoder(TensorType t) {
+  switch (t) {
+    case TensorType::S8: return dec_s8;
+    case TensorType::U8: return dec_u8;
+    case TensorType::S4: return dec_s4;
+    case TensorType::U4: return dec_u4;
+    default: return dec_s32;
+  }
+}
 
 bool is_integer(TensorType t) {
   switch (t) {
@@ -42,7 +86,7 @@ bool is_integer(TensorType t) {
 
 float decode_float(TensorType t, std::uint32_t bits) {
   switch (t) {
-    case TensorType::F16: return half_to_float(static_cast<std::uint16_t>(bits));
+    case TensorType::F16: return dec_f16(bits);
     case TensorType::BF16: return bf16_to_float(static_cast<std::uint16_t>(bits));
     case TensorType::TF32: return std::bit_cast<float>(bits & ~0x1fffu);
     case TensorType::F32: return std::bit_cast<float>(bits);
