@@ -1,0 +1,129 @@
+// tensor_report_test.cc: our wgmma GEMM (corpus/tensor/wgmma_gemm.cu: cp.async into
+// 128B-swizzled tiles, wgmma m64n128k16 with A K-major and B N-major) end to end: its
+// result against a CPU product, its report's gmma figures against the core-matrix count,
+// and a 1024^3 problem within a time budget (optimized builds).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <random>
+
+#include "analysis/cost_listener.h"
+#include "analysis/kernel_report.h"
+#include "emu/launch.h"
+#include "emu/lanes.h"
+#include "model/access_cost.h"
+#include "ptx/parser.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define WARPSCOPE_SLOW_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WARPSCOPE_SLOW_BUILD 1
+#endif
+#endif
+
+namespace warpscope::analysis {
+namespace {
+
+const ptx::Module& gemm_module() {
+  static const ptx::Module* m = [] {
+    auto parsed = ptx::parse_file(std::string(WARPSCOPE_SOURCE_DIR) + "/corpus/tensor/wgmma_gemm.ptx");
+    EXPECT_TRUE(parsed) << parsed.error().render();
+    return new ptx::Module(parsed ? std::move(*parsed) : ptx::Module{});
+  }();
+  return *m;
+}
+
+struct Gemm {
+  emu::GlobalMemory memory;
+  std::uint64_t a = 0, b = 0, c = 0;
+  int m, n, k;
+  Gemm(int m_, int n_, int k_, const std::vector<std::uint16_t>& av, const std::vector<std::uint16_t>& bv)
+      : m(m_), n(n_), k(k_) {
+    auto bytes = [](const std::vector<std::uint16_t>& v) {
+      std::vector<std::uint8_t> out(v.size() * 2);
+      std::memcpy(out.data(), v.data(), out.size());
+      return out;
+    };
+    a = av.empty() ? memory.allocate(std::uint64_t(m) * k * 2, "A") : memory.allocate(bytes(av), "A");
+    b = bv.empty() ? memory.allocate(std::uint64_t(k) * n * 2, "B") : memory.allocate(bytes(bv), "B");
+    c = memory.allocate(std::uint64_t(m) * n * 2, "C");
+  }
+  Expected<emu::RunReport> run(int workers = 1) {
+    emu::RunOptions opt;
+    opt.workers = workers;
+    return emu::run(gemm_module(), "wgmma_gemm_f16",
+                    {{static_cast<std::uint32_t>(n / 128), static_cast<std::uint32_t>(m / 128), 1}, {256, 1, 1}, 65536 + 1024},
+                    {emu::KernelArg::of(a), emu::KernelArg::of(b), emu::KernelArg::of(c), emu::KernelArg::of(m),
+                     emu::KernelArg::of(n), emu::KernelArg::of(k)},
+                    memory, opt, [] { return std::make_unique<CostListener>(**model::find_arch("sm_90")); });
+  }
+};
+
+TEST(WgmmaGemm, ComputesTheProduct) {
+  const int M = 128, N = 256, K = 128;
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> small(-2, 2);
+  std::vector<float> af(M * K), bf(K * N);
+  std::vector<std::uint16_t> a(M * K), b(K * N);
+  for (int i = 0; i < M * K; ++i) a[i] = emu::float_to_half(af[i] = static_cast<float>(small(rng)));
+  for (int i = 0; i < K * N; ++i) b[i] = emu::float_to_half(bf[i] = static_cast<float>(small(rng)));
+  Gemm g(M, N, K, a, b);
+  auto r = g.run();
+  ASSERT_TRUE(r) << r.error().render();
+  for (const auto& d : r->diagnostics) ADD_FAILURE() << d.message;
+  auto out = g.memory.bytes(g.c);
+  int failures = 0;
+  for (int i = 0; i < M && failures < 5; ++i)
+    for (int j = 0; j < N && failures < 5; ++j) {
+      float expect = 0;
+      for (int kk = 0; kk < K; ++kk) expect += af[i * K + kk] * bf[kk * N + j];
+      std::uint16_t got;
+      std::memcpy(&got, out.data() + (static_cast<std::size_t>(i) * N + j) * 2, 2);
+      if (emu::half_to_float(got) != expect) {
+        ADD_FAILURE() << "C(" << i << ", " << j << ") = " << emu::half_to_float(got) << ", expected " << expect;
+        ++failures;
+      }
+    }
+}
+
+// Each warpgroup's wgmma reads A's 64 x 16 (16 core matrices) and B's 16 x 128 (32): 48
+// wavefronts when no core matrix conflicts; four warp-level instructions.
+TEST(WgmmaGemm, ReportCountsCoreMatricesAndWarpInstructions) {
+  const int M = 256, N = 128, K = 256;
+  Gemm g(M, N, K, {}, {});
+  auto r = g.run(2);
+  ASSERT_TRUE(r) << r.error().render();
+  const KernelReport rep = build_kernel_report(gemm_module(), "wgmma_gemm_f16", {}, *r, r->blocks_run, {});
+  const long long wgmmas = (M / 128) * (N / 128) * 2 * (K / 64) * 4;  // per warpgroup
+  EXPECT_EQ(rep.metrics.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma"), wgmmas * 48);
+  EXPECT_EQ(rep.metrics.at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma"), 0);
+  EXPECT_EQ(rep.metrics.at("smsp__sass_inst_executed_op_shared_gmma"), wgmmas * 4);
+  EXPECT_EQ(rep.metrics.at("L1 Wavefronts Shared"), wgmmas * 48);  // cp.async's writes are not counted here
+  bool line = false;
+  for (const LineReport& l : rep.lines)
+    if (l.metrics.count("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma")) {
+      line = true;
+      EXPECT_EQ(l.metrics.at("smsp__sass_inst_executed_op_shared_gmma"), wgmmas * 4);
+    }
+  EXPECT_TRUE(line);
+}
+
+// The standard GEMM problem in seconds: 2^30 multiply-adds, 4096 wgmmas of m64n128k16 each
+// warpgroup-instruction computed in f32 (bench/tensor_bench.cc measures it; README Speed).
+TEST(WgmmaGemm, A1024CubedGemmEmulatesWithinItsBudget) {
+#if !defined(NDEBUG) || defined(WARPSCOPE_SLOW_BUILD)
+  GTEST_SKIP() << "timed in optimized builds only";
+#else
+  Gemm g(1024, 1024, 1024, {}, {});
+  const auto start = std::chrono::steady_clock::now();
+  auto r = g.run(2);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(r) << r.error().render();
+  EXPECT_FALSE(r->failed());
+  EXPECT_LT(seconds, 20.0) << "a 1024^3 wgmma GEMM took " << seconds << " s (about 1 s on an idle 2-core machine)";
+#endif
+}
+
+}  // namespace
+}  // namespace warpscope::analysis
