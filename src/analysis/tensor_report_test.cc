@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
+#include <map>
+#include <memory>
 #include <random>
 
 #include "analysis/cost_listener.h"
@@ -25,14 +28,17 @@
 namespace warpscope::analysis {
 namespace {
 
-const ptx::Module& gemm_module() {
-  static const ptx::Module* m = [] {
-    auto parsed = ptx::parse_file(std::string(WARPSCOPE_SOURCE_DIR) + "/corpus/tensor/wgmma_gemm.ptx");
+const ptx::Module& corpus_module(const std::string& name) {
+  static std::map<std::string, std::unique_ptr<ptx::Module>> modules;
+  auto& m = modules[name];
+  if (!m) {
+    auto parsed = ptx::parse_file(std::string(WARPSCOPE_SOURCE_DIR) + "/corpus/tensor/" + name + ".ptx");
     EXPECT_TRUE(parsed) << parsed.error().render();
-    return new ptx::Module(parsed ? std::move(*parsed) : ptx::Module{});
-  }();
+    m = std::make_unique<ptx::Module>(parsed ? std::move(*parsed) : ptx::Module{});
+  }
   return *m;
 }
+const ptx::Module& gemm_module() { return corpus_module("wgmma_gemm"); }
 
 struct Gemm {
   emu::GlobalMemory memory;
@@ -49,18 +55,21 @@ struct Gemm {
     b = bv.empty() ? memory.allocate(std::uint64_t(k) * n * 2, "B") : memory.allocate(bytes(bv), "B");
     c = memory.allocate(std::uint64_t(m) * n * 2, "C");
   }
-  Expected<emu::RunReport> run(int workers = 1) {
+  // wgmma_gemm_f16, or mma_gemm_f16 (pad >= 0: its padding flag).
+  Expected<emu::RunReport> run(int workers = 1, int pad = -1) {
     emu::RunOptions opt;
     opt.workers = workers;
-    return emu::run(gemm_module(), "wgmma_gemm_f16",
-                    {{static_cast<std::uint32_t>(n / 128), static_cast<std::uint32_t>(m / 128), 1}, {256, 1, 1}, 65536 + 1024},
-                    {emu::KernelArg::of(a), emu::KernelArg::of(b), emu::KernelArg::of(c), emu::KernelArg::of(m),
-                     emu::KernelArg::of(n), emu::KernelArg::of(k)},
-                    memory, opt, [] { return std::make_unique<CostListener>(**model::find_arch("sm_90")); });
+    std::vector<emu::KernelArg> args = {emu::KernelArg::of(a), emu::KernelArg::of(b), emu::KernelArg::of(c),
+                                        emu::KernelArg::of(m), emu::KernelArg::of(n), emu::KernelArg::of(k)};
+    if (pad >= 0) args.push_back(emu::KernelArg::of(pad));
+    const emu::Dim3 grid{static_cast<std::uint32_t>(n / 128), static_cast<std::uint32_t>(m / 128), 1};
+    return emu::run(pad >= 0 ? corpus_module("mma_gemm") : gemm_module(), pad >= 0 ? "mma_gemm_f16" : "wgmma_gemm_f16",
+                    {grid, {256, 1, 1}, pad >= 0 ? 0u : 65536u + 1024u}, args, memory, opt,
+                    [] { return std::make_unique<CostListener>(**model::find_arch("sm_90")); });
   }
 };
 
-TEST(WgmmaGemm, ComputesTheProduct) {
+void check_product(int pad) {
   const int M = 128, N = 256, K = 128;
   std::mt19937 rng(3);
   std::uniform_int_distribution<int> small(-2, 2);
@@ -69,7 +78,7 @@ TEST(WgmmaGemm, ComputesTheProduct) {
   for (int i = 0; i < M * K; ++i) a[i] = emu::float_to_half(af[i] = static_cast<float>(small(rng)));
   for (int i = 0; i < K * N; ++i) b[i] = emu::float_to_half(bf[i] = static_cast<float>(small(rng)));
   Gemm g(M, N, K, a, b);
-  auto r = g.run();
+  auto r = g.run(1, pad);
   ASSERT_TRUE(r) << r.error().render();
   for (const auto& d : r->diagnostics) ADD_FAILURE() << d.message;
   auto out = g.memory.bytes(g.c);
@@ -85,6 +94,71 @@ TEST(WgmmaGemm, ComputesTheProduct) {
         ++failures;
       }
     }
+}
+
+TEST(WgmmaGemm, ComputesTheProduct) { check_product(-1); }
+TEST(MmaGemm, ComputesTheProductPaddedOrNot) {
+  check_product(1);
+  check_product(0);
+}
+
+// corpus/tensor/flash_attention.cu against softmax(Q K^T / 8) V computed here in double
+// (P is rounded to f16 before P V, as on the GPU: a tolerance of 1/256 of the values).
+TEST(FlashAttention, ComputesSoftmaxAttention) {
+  const int N = 128, D = 64;
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> u(-1, 1);
+  std::vector<float> q(N * D), k(N * D), v(N * D);
+  std::vector<std::uint16_t> qh(N * D), kh(N * D), vh(N * D);
+  for (int i = 0; i < N * D; ++i) {
+    qh[i] = emu::float_to_half(u(rng));
+    kh[i] = emu::float_to_half(u(rng));
+    vh[i] = emu::float_to_half(u(rng));
+    q[i] = emu::half_to_float(qh[i]);
+    k[i] = emu::half_to_float(kh[i]);
+    v[i] = emu::half_to_float(vh[i]);
+  }
+  for (int pad : {1, 0}) {
+    emu::GlobalMemory memory;
+    auto buf = [&](const std::vector<std::uint16_t>& h) {
+      std::vector<std::uint8_t> b(h.size() * 2);
+      std::memcpy(b.data(), h.data(), b.size());
+      return memory.allocate(b, "x");
+    };
+    const std::uint64_t dq = buf(qh), dk = buf(kh), dv = buf(vh), dout = memory.allocate(N * D * 2, "O");
+    emu::RunOptions opt;
+    opt.workers = 1;
+    auto r = emu::run(corpus_module("flash_attention"), "flash_attention_fwd", {{N / 64, 1, 1}, {128, 1, 1}},
+                      {emu::KernelArg::of(dq), emu::KernelArg::of(dk), emu::KernelArg::of(dv), emu::KernelArg::of(dout),
+                       emu::KernelArg::of(N), emu::KernelArg::of(0.125f), emu::KernelArg::of(pad)},
+                      memory, opt);
+    ASSERT_TRUE(r) << r.error().render();
+    for (const auto& d : r->diagnostics) ADD_FAILURE() << d.message;
+    auto out = memory.bytes(dout);
+    int failures = 0;
+    for (int i = 0; i < N && failures < 5; ++i) {
+      std::vector<double> p(N);
+      double m = -1e30, sum = 0;
+      for (int j = 0; j < N; ++j) {
+        double dot = 0;
+        for (int d = 0; d < D; ++d) dot += double(q[i * D + d]) * k[j * D + d];
+        p[j] = dot * 0.125;
+        m = std::max(m, p[j]);
+      }
+      for (int j = 0; j < N; ++j) sum += p[j] = std::exp(p[j] - m);
+      for (int d = 0; d < D && failures < 5; ++d) {
+        double expect = 0;
+        for (int j = 0; j < N; ++j) expect += p[j] / sum * v[j * D + d];
+        std::uint16_t got;
+        std::memcpy(&got, out.data() + (static_cast<std::size_t>(i) * D + d) * 2, 2);
+        if (std::abs(emu::half_to_float(got) - expect) > 1.0 / 256) {
+          ADD_FAILURE() << "pad " << pad << " O(" << i << ", " << d << ") = " << emu::half_to_float(got) << ", expected "
+                        << expect;
+          ++failures;
+        }
+      }
+    }
+  }
 }
 
 // Each warpgroup's wgmma reads A's 64 x 16 (16 core matrices) and B's 16 x 128 (32): 48
