@@ -4,6 +4,7 @@
 // and a 1024^3 problem within a time budget (optimized builds).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -100,6 +101,53 @@ TEST(WgmmaGemm, ComputesTheProduct) { check_product(-1); }
 TEST(MmaGemm, ComputesTheProductPaddedOrNot) {
   check_product(1);
   check_product(0);
+}
+
+// corpus/tensor/wmma_gemm.cu (f16 and tf32, every skew) against the CPU.
+TEST(WmmaGemm, ComputesTheProduct) {
+  const int M = 64, N = 128, K = 64;
+  std::mt19937 rng(4);
+  std::uniform_int_distribution<int> small(-3, 3);
+  std::vector<float> af(M * K), bf(K * N);
+  for (float& x : af) x = static_cast<float>(small(rng)) * 0.5f;
+  for (float& x : bf) x = static_cast<float>(small(rng));
+  for (bool tf32 : {false, true})
+    for (int skew : {0, 8, 16}) {
+      emu::GlobalMemory memory;
+      std::vector<std::uint8_t> ab, bb;
+      for (float x : af) {
+        std::uint32_t v = tf32 ? std::bit_cast<std::uint32_t>(x) : emu::float_to_half(x);
+        ab.insert(ab.end(), reinterpret_cast<std::uint8_t*>(&v), reinterpret_cast<std::uint8_t*>(&v) + (tf32 ? 4 : 2));
+      }
+      for (float x : bf) {
+        std::uint32_t v = tf32 ? std::bit_cast<std::uint32_t>(x) : emu::float_to_half(x);
+        bb.insert(bb.end(), reinterpret_cast<std::uint8_t*>(&v), reinterpret_cast<std::uint8_t*>(&v) + (tf32 ? 4 : 2));
+      }
+      const std::uint64_t a = memory.allocate(ab, "A"), b = memory.allocate(bb, "B"), c = memory.allocate(M * N * 4, "C");
+      emu::RunOptions opt;
+      opt.workers = 1;
+      auto r = emu::run(corpus_module("wmma_gemm"), tf32 ? "wmma_gemm_tf32" : "wmma_gemm_f16", {{N / 64, M / 64, 1}, {128, 1, 1}},
+                        {emu::KernelArg::of(a), emu::KernelArg::of(b), emu::KernelArg::of(c), emu::KernelArg::of(M),
+                         emu::KernelArg::of(N), emu::KernelArg::of(K), emu::KernelArg::of(skew)},
+                        memory, opt);
+      ASSERT_TRUE(r) << r.error().render();
+      for (const auto& d : r->diagnostics)
+        if (d.severity == emu::Diagnostic::Severity::Error) ADD_FAILURE() << d.message;
+      auto out = memory.bytes(c);
+      int failures = 0;
+      for (int i = 0; i < M && failures < 3; ++i)
+        for (int j = 0; j < N && failures < 3; ++j) {
+          float expect = 0;
+          for (int kk = 0; kk < K; ++kk) expect += af[i * K + kk] * bf[kk * N + j];
+          float got;
+          std::memcpy(&got, out.data() + (static_cast<std::size_t>(i) * N + j) * 4, 4);
+          if (got != expect) {
+            ADD_FAILURE() << (tf32 ? "tf32" : "f16") << " skew " << skew << " C(" << i << ", " << j << ") = " << got
+                          << ", expected " << expect;
+            ++failures;
+          }
+        }
+    }
 }
 
 // corpus/tensor/flash_attention.cu against softmax(Q K^T / 8) V computed here in double
