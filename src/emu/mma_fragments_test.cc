@@ -216,6 +216,8 @@ TEST(WmmaPlan, TheInstructionsPtxasMakes) {
       {16, 16, 16, T::U8, M::A, false, true, false, false, 1, 8},   // 8 x LDS.U8
       {8, 32, 16, T::U8, M::B, true, true, false, false, 1, 16},    // 16 x LDS.U8
       {16, 16, 16, T::F16, M::A, true, false, false, false, 4, 4},  // global: 4 x LDG.E
+      {16, 16, 16, T::F16, M::A, false, false, false, false, 4, 4}, // global col: 4 x LDG.E + MOVM
+      {16, 16, 16, T::U8, M::B, true, false, false, false, 1, 8},   // global row: 8 x LDG.E.U8
       {16, 16, 16, T::BF16, M::A, true, false, false, false, 4, 4}, // generic: 4 x LD.E
       {16, 16, 8, T::TF32, M::A, true, false, false, false, 4, 4},  // 4 x LD.E
       {8, 8, 4, T::F64, M::A, true, false, false, false, 8, 1},     // LD.E.64

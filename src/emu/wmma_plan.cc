@@ -87,8 +87,8 @@ WmmaPlan plan_wmma(const FragmentLayout& f, MatrixOperand which, bool row_major,
     plan_ldmatrix(p, !natural, 4);
   } else if (which != MatrixOperand::C && shared && f.bits == 8 && natural && p.mem_cols == 16 && p.mem_rows % 8 == 0) {
     plan_ldmatrix(p, false, 2);
-  } else if (which == MatrixOperand::C && f.bits == 16 && p.mem_rows % 8 == 0 && p.mem_cols % 8 == 0) {
-    plan_pairs(p);
+  } else if (f.bits == 16 && p.mem_rows % 8 == 0 && p.mem_cols % 8 == 0) {
+    plan_pairs(p);  // 16-bit fragments outside LDSM: 32-bit pairs along memory, MOVM when transposed
   } else {
     plan_runs(p, f, row_major);
   }

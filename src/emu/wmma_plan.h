@@ -9,8 +9,9 @@
 //                                             up to 4 blocks an instruction (m32n8 A: 2 x .4, m8n32 A: .2)
 //   A row / B col s8, u8            .shared  LDSM.16.M88.2 (16 rows x 16 bytes; .x1 for 8 rows)
 //   A col / B row s8, u8            .shared  LDS.U8, one per element (8 for m16n16k16)
-//   C/D f16                         any      one 32-bit access per 8x8 block, lane (g, 2q) along the
-//                                             contiguous dimension (ptxas transposes in registers, MOVM)
+//   C/D f16; A/B f16, bf16 not in   any      one 32-bit access per 8x8 block, lane (g, 2q) along the
+//   LDSM (global, generic)                    contiguous dimension (ptxas transposes in registers, MOVM:
+//                                             A col global: 4 x LDG.E + MOVM)
 //   everything else                 any      per element run: consecutive fragment elements adjacent
 //                                             in memory merge (f32 C row: LDS.64 x 4; col: LDS x 8;
 //                                             f64 C row: LD.128; tf32 A: LD x 4; bf16 A: LD x 4)
