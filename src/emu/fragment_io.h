@@ -42,14 +42,23 @@ void gather(const FragmentLayout& f, ptx::TensorType type, const Warp& w, const 
             T* out, int ld, int row0 = 0) {
   const int per = f.per_register(), nregs = f.registers();
   const std::uint64_t mask = f.bits == 64 ? ~0ull : (1ull << f.bits) - 1;
+  // Matrix indices: the layout's own when the matrix is exactly its size, else from (row, col).
+  const bool dense = ld == f.cols && f.flat.size() == f.coord.size();
+  T* const base = out + static_cast<std::ptrdiff_t>(row0) * ld;
   auto loops = [&](auto decode) {
     for (int r = 0; r < nregs; ++r) {
       const std::uint64_t* reg = w.rows + static_cast<std::size_t>(rows[static_cast<std::size_t>(r)]) * 32;
+      const int n = std::min(per, f.elements - r * per);
       for (int lane = 0; lane < 32; ++lane) {
         const std::uint64_t v = reg[lane];
-        const FragmentLayout::Coord* c = &f.coord[static_cast<std::size_t>(lane * f.elements + r * per)];
-        for (int j = 0; j < per && r * per + j < f.elements; ++j)
-          out[static_cast<std::size_t>((row0 + c[j].row) * ld + c[j].col)] = decode((v >> (j * f.bits)) & mask);
+        const std::size_t at = static_cast<std::size_t>(lane * f.elements + r * per);
+        if (dense) {
+          const std::uint16_t* idx = &f.flat[at];
+          for (int j = 0; j < n; ++j) base[idx[j]] = decode((v >> (j * f.bits)) & mask);
+        } else {
+          const FragmentLayout::Coord* c = &f.coord[at];
+          for (int j = 0; j < n; ++j) base[c[j].row * ld + c[j].col] = decode((v >> (j * f.bits)) & mask);
+        }
       }
     }
   };
@@ -86,10 +95,11 @@ void scatter(const FragmentLayout& f, ptx::TensorType type, Warp& w, const std::
   const int per = f.per_register(), nregs = f.registers();
   for (int r = 0; r < nregs; ++r) {
     std::uint64_t* reg = w.rows + static_cast<std::size_t>(rows[static_cast<std::size_t>(r)]) * 32;
+    const int n = std::min(per, f.elements - r * per);
     for (int lane = 0; lane < 32; ++lane) {
       const FragmentLayout::Coord* c = &f.coord[static_cast<std::size_t>(lane * f.elements + r * per)];
       std::uint64_t v = 0;
-      for (int j = 0; j < per && r * per + j < f.elements; ++j) {
+      for (int j = 0; j < n; ++j) {
         const std::uint64_t bits = encode(type, in[static_cast<std::size_t>((row0 + c[j].row) * ld + c[j].col)]);
         v |= f.bits == 64 ? bits : bits << (j * f.bits);
       }

@@ -67,6 +67,7 @@ FragmentLayout compose(int rows, int cols, int bits, const std::vector<Placed>& 
       e0 += p.tile.elements;
     }
   }
+  f.finish();
   return f;
 }
 
@@ -114,6 +115,7 @@ FragmentLayout m8n8k4_f16(MatrixOperand which, ptx::MatrixLayout layout, int cbi
       out.col = static_cast<std::uint8_t>(c);
     }
   }
+  f.finish();
   return f;
 }
 

@@ -34,6 +34,12 @@ struct FragmentLayout {
     std::uint8_t row = 0, col = 0;
   };
   std::vector<Coord> coord;  // [lane * elements + e]
+  std::vector<std::uint16_t> flat;  // the same as row * cols + col (filled by finish())
+
+  void finish() {
+    flat.resize(coord.size());
+    for (std::size_t i = 0; i < coord.size(); ++i) flat[i] = static_cast<std::uint16_t>(coord[i].row * cols + coord[i].col);
+  }
 
   // Registers holding `elements`: 32-bit registers of 32/bits elements, or one f64 each.
   int registers() const { return bits == 64 ? elements : (elements * bits + 31) / 32; }
