@@ -16,6 +16,7 @@
 
 #include "emu/emu_test_util.h"
 #include "emu/mma_fragments.h"
+#include "emu/tensor_values.h"
 #include "emu/tensor_test_util.h"
 
 namespace warpscope::emu {
@@ -237,6 +238,34 @@ TEST(MmaSync, Tf32IgnoresTheLow13BitsAndIntegersWrap) {
     const auto expect = sat ? 2147483647u : static_cast<std::uint32_t>(static_cast<std::uint64_t>(sum));
     EXPECT_EQ(static_cast<std::uint32_t>(v[0]), expect) << (sat ? "satfinite" : "wrap");
   }
+}
+
+// The decoders the products use, against the reference conversion (f16: all 65536 values,
+// subnormals, infinities and NaNs included) and the fp8 definitions (all 256 codes).
+TEST(TensorValues, DecodersMatchTheirDefinitions) {
+  for (std::uint32_t h = 0; h < 65536; ++h) {
+    const float a = half_bits_to_float(h), b = half_to_float(static_cast<std::uint16_t>(h));
+    if (std::isnan(b)) {
+      EXPECT_TRUE(std::isnan(a)) << h;
+    } else {
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(a), std::bit_cast<std::uint32_t>(b)) << h;
+    }
+  }
+  for (std::uint32_t b = 0; b < 256; ++b) {
+    const float e4 = decode_float(T::E4M3, b), e5 = decode_float(T::E5M2, b);
+    if ((b & 0x7f) == 0x7f) {
+      EXPECT_TRUE(std::isnan(e4)) << b;
+    } else {
+      EXPECT_EQ(static_cast<double>(e4), testing::e4m3_value(b)) << b;
+    }
+    if (((b >> 2) & 31) == 31) {
+      EXPECT_TRUE(std::isnan(e5) || std::isinf(e5)) << b;
+    } else {
+      EXPECT_EQ(static_cast<double>(e5), testing::e5m2_value(b)) << b;
+    }
+  }
+  EXPECT_EQ(decode_int(T::S4, 0x9), -7);
+  EXPECT_EQ(decode_int(T::S8, 0x80), -128);
 }
 
 TEST(MmaSync, APartialWarpIsAnError) {
