@@ -294,7 +294,7 @@ class Linker {
           }
         } else if (o.kind == OperandKind::Vec) {
           for (int k = 0; k < o.count; ++k) {
-            if ((o.vec_imm_mask >> k) & 1u) {
+            if (k < 4 && ((o.vec_imm_mask >> k) & 1u)) {  // numbers only in vectors of up to 4
               ptx::Operand element;
               element.imm = o.vec_imm[static_cast<std::size_t>(k)];
               element.imm_type = o.vec_imm_type[static_cast<std::size_t>(k)];
