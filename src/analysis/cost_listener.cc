@@ -14,6 +14,7 @@ void InstructionCost::merge(const InstructionCost& o) {
   }
   executions += o.executions;
   thread_accesses += o.thread_accesses;
+  warp_instructions += o.warp_instructions;
   wavefronts += o.wavefronts;
   ideal_wavefronts += o.ideal_wavefronts;
   requests += o.requests;

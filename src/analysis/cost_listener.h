@@ -28,6 +28,7 @@ struct InstructionCost {
   int region = -1;           // the memory region of its first event
   std::uint64_t executions = 0;       // warp-level executions with at least one active lane
   std::uint64_t thread_accesses = 0;  // active lanes summed
+  std::uint64_t warp_instructions = 0;  // gmma: warp-level wgmma executions (set by the report)
   // shared memory
   std::uint64_t wavefronts = 0;
   std::uint64_t ideal_wavefronts = 0;

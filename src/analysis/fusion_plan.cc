@@ -6,6 +6,9 @@
 #include <string>
 #include <tuple>
 
+#include "emu/mma_fragments.h"
+#include "emu/wmma_plan.h"
+
 namespace warpscope::analysis {
 
 namespace {
@@ -28,6 +31,22 @@ bool scalar_access(const ptx::Instruction& inst, sass::Kind& kind, int& width, c
 }
 
 using LineKey = std::tuple<std::string, int, sass::Kind>;
+
+// The vector accesses (8 bytes per lane or more) ptxas makes of a wmma.load/store, by width:
+// they are in the SASS's wide instructions of its line, and no merge of scalar accesses.
+std::map<int, int> wmma_wide_accesses(const ptx::Instruction& inst) {
+  std::map<int, int> widths;
+  const ptx::TensorInfo& t = inst.tensor;
+  const emu::MatrixOperand which = t.fragment == ptx::Fragment::A   ? emu::MatrixOperand::A
+                                   : t.fragment == ptx::Fragment::B ? emu::MatrixOperand::B
+                                                                    : emu::MatrixOperand::C;
+  auto layout = emu::wmma_layout(t.m, t.n, t.k, t.type(0), which);
+  if (!layout) return widths;
+  const emu::WmmaPlan plan = emu::plan_wmma(*layout, which, t.layout_a != ptx::MatrixLayout::Col, inst.space == ptx::Space::Shared);
+  for (const emu::WmmaAccess& a : plan.accesses)
+    if (!a.ldmatrix && a.width >= 8) ++widths[a.width];
+  return widths;
+}
 
 }  // namespace
 
@@ -72,6 +91,19 @@ FusionPlan plan_fusions(const ptx::Module& module, const std::vector<sass::SassF
     };
     std::vector<Access> accesses;  // program order
     for (const ptx::Instruction& inst : f.body) {
+      if ((inst.opcode == ptx::Opcode::WmmaLoad || inst.opcode == ptx::Opcode::WmmaStore) &&
+          (inst.space == ptx::Space::Shared || inst.space == ptx::Space::Global)) {
+        auto file = module.files.find(inst.debug.loc.file);
+        if (file == module.files.end()) continue;
+        const bool load = inst.opcode == ptx::Opcode::WmmaLoad, shared = inst.space == ptx::Space::Shared;
+        const sass::Kind kind = shared ? (load ? sass::Kind::SharedLoad : sass::Kind::SharedStore)
+                                       : (load ? sass::Kind::GlobalLoad : sass::Kind::GlobalStore);
+        for (const auto& [width, n] : wmma_wide_accesses(inst)) {
+          auto it = missing.find({{base_name(file->second), inst.debug.loc.line, kind}, width});
+          if (it != missing.end()) it->second -= n;
+        }
+        continue;
+      }
       Access a{&inst, sass::Kind::Other, 0, nullptr, {}};
       if (!scalar_access(inst, a.kind, a.width, a.addr)) continue;
       auto file = module.files.find(inst.debug.loc.file);

@@ -14,6 +14,10 @@ const std::vector<std::string>& kernel_metric_names() {
       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st",  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st",
       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom",
       "smsp__inst_executed_op_ldsm",
+      // wgmma's shared-memory operands (HGMMA/QGMMA), and its warp-level instructions
+      // (four per warpgroup); ncu names to be confirmed on the H200 (see README, Tensor cores).
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma",
+      "smsp__sass_inst_executed_op_shared_gmma",
       "l1tex__t_requests_pipe_lsu_mem_global_op_ld",       "l1tex__t_sectors_pipe_lsu_mem_global_op_ld",
       "l1tex__t_requests_pipe_lsu_mem_global_op_st",       "l1tex__t_sectors_pipe_lsu_mem_global_op_st",
       "l1tex__t_requests_pipe_lsu_mem_global_op_red",      "l1tex__t_sectors_pipe_lsu_mem_global_op_red",
@@ -35,6 +39,7 @@ void add_metrics(Metrics& m, const InstructionCost& c, double scale) {
     add("l1tex__data_pipe_lsu_wavefronts_mem_" + suffix, c.wavefronts);
     add("l1tex__data_bank_conflicts_pipe_lsu_mem_" + suffix, c.wavefronts - c.ideal_wavefronts);
     if (c.op == model::MemOp::LdMatrix) add("smsp__inst_executed_op_ldsm", c.executions);
+    if (c.op == model::MemOp::Gmma) add("smsp__sass_inst_executed_op_shared_gmma", c.warp_instructions);
     add(kSourceWavefronts, c.wavefronts);
     add(kSourceWavefrontsIdeal, c.ideal_wavefronts);
   } else {
@@ -82,6 +87,10 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
       for (std::size_t pc = 0; pc < costs.size(); ++pc) merged[pc].merge(costs[pc]);
     }
 
+  // A wgmma publishes its core matrices in several events: its instruction count is the
+  // emulator's (every warp of the warpgroup executes it).
+  for (std::size_t pc = 0; pc < merged.size() && pc < run.executed.size(); ++pc)
+    if (merged[pc].used() && merged[pc].op == model::MemOp::Gmma) merged[pc].warp_instructions = run.executed[pc];
   for (const std::string& name : kernel_metric_names()) r.metrics[name] = 0;
   std::map<std::pair<int, int>, LineReport> lines;  // (file, line) -> report
   std::map<int, std::vector<std::string>> sources;

@@ -3,7 +3,7 @@
 
 namespace warpscope::analysis {
 
-int lane_bytes(const model::WarpAccess& access) { return access.op == model::MemOp::LdMatrix ? 16 : access.width; }
+int lane_bytes(const model::WarpAccess& access) { return model::is_matrix_rows(access.op) ? 16 : access.width; }
 
 model::WarpAccess remap_access(const model::WarpAccess& access, const std::vector<RegionRemap>& remaps) {
   model::WarpAccess out = access;

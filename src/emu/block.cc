@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "emu/lanes.h"
+#include "emu/tensor_exec.h"
 
 namespace warpscope::emu {
 
@@ -281,6 +282,14 @@ bool BlockRunner::run_warp(Warp& w, bool& progressed) {
       case ptx::Family::Move: ok = exec == 0 || exec_move(op, w, exec, ctx_); break;
       case ptx::Family::Memory: ok = exec == 0 || exec_memory(op, w, exec, ctx_); break;
       case ptx::Family::Warp: ok = exec == 0 || exec_warp(op, w, exec, ctx_); break;
+      case ptx::Family::Tensor:
+        if (op.opcode == ptx::Opcode::Wgmma) {
+          if (!warpgroup(op, w, pc, mask, exec)) return false;
+          if (w.runnable() == 0) return true;
+          continue;
+        }
+        ok = exec == 0 || exec_tensor(op, w, exec, ctx_);
+        break;
       case ptx::Family::Unsupported: ok = unsupported(op, w, mask, ctx_); break;
     }
     if (!ok || ctx_.failed) return false;

@@ -62,6 +62,10 @@ class BlockRunner {
   void try_reconverge(Warp& w);
   bool call(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);
   bool ret(Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);
+  // wgmma.mma_async: waits for the warpgroup's four warps, then runs it once (warpgroup.cc).
+  bool warpgroup(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);
+  // An error diagnostic when warps wait at a wgmma their warpgroup never completes.
+  bool warpgroup_deadlock();
 
   const LaunchState& launch_;
   const Program& program_;

@@ -198,6 +198,7 @@ void BlockRunner::release(int id) {
 }
 
 bool BlockRunner::release_deadlocked() {
+  if (warpgroup_deadlock()) return false;
   // Every live thread waits. Threads that exited can never arrive: report and release.
   std::uint32_t exited_threads = 0;
   Dim3 example{};

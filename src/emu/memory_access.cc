@@ -121,9 +121,13 @@ bool fast_resolve(ptx::Space space, const std::uint64_t* base, std::int64_t offs
 
 bool resolve(const Op& op, ptx::Space space, std::uint32_t row, std::int64_t offset, int width, Intent intent,
              Warp& w, std::uint32_t mask, BlockContext& ctx, LaneAccess& out) {
+  return resolve_at(op, space, w.row(row), offset, width, intent, w, mask, ctx, out);
+}
+
+bool resolve_at(const Op& op, ptx::Space space, const std::uint64_t* base, std::int64_t offset, int width,
+                Intent intent, Warp& w, std::uint32_t mask, BlockContext& ctx, LaneAccess& out) {
   out.mask = mask;
   out.shared_lanes = out.global_lanes = 0;
-  const std::uint64_t* base = w.row(row);
   auto uwidth = static_cast<std::uint64_t>(width);
   if (fast_resolve(space, base, offset, uwidth, intent, mask, ctx, out)) return true;
   bool ok = true;

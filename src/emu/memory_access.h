@@ -32,6 +32,10 @@ struct LaneAccess {
 bool resolve(const Op& op, ptx::Space space, std::uint32_t row, std::int64_t offset, int width, Intent intent,
              Warp& w, std::uint32_t mask, BlockContext& ctx, LaneAccess& out);
 
+// The same with the lanes' base addresses given (base[lane] + offset), not read from a row.
+bool resolve_at(const Op& op, ptx::Space space, const std::uint64_t* base, std::int64_t offset, int width,
+                Intent intent, Warp& w, std::uint32_t mask, BlockContext& ctx, LaneAccess& out);
+
 // Sends the shared and global parts of `acc` to the listener as `shared_op`/`global_op`.
 void publish(const Op& op, const Warp& w, const LaneAccess& acc, model::MemOp shared_op, model::MemOp global_op,
              int width, BlockContext& ctx, bool async_copy = false);

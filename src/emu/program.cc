@@ -5,6 +5,7 @@
 #include "emu/reconvergence.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <unordered_map>
 
@@ -271,6 +272,50 @@ class Linker {
         default: return make_error("unexpected operand in '" + inst.text + "' at " + m_.describe(inst));
       }
     };
+    if (op.family == ptx::Family::Tensor) {
+      // Every operand keeps its full register list (see TensorOperands).
+      TensorOperands t;
+      for (int i = 0; i < inst.num_operands; ++i) {
+        const ptx::Operand& o = inst.op(i);
+        std::vector<std::uint32_t> rows;
+        if (o.kind == OperandKind::Addr) {
+          op.addr = o.reg[0] == ptx::kNoReg ? p_.zero_row : base + o.reg[0];
+          op.offset = o.imm;
+          if (o.symbol >= 0) {
+            auto a = symbol_address(o.symbol);
+            if (!a) return a.error();
+            op.offset += static_cast<std::int64_t>(*a);
+            const ptx::Variable& v = m_.variables[static_cast<std::size_t>(o.symbol)];
+            if (v.space == Space::Shared) {
+              if (op.space == Space::None) op.offset += static_cast<std::int64_t>(kSharedWindow);
+              auto r = region_.find(o.symbol);
+              if (r != region_.end()) op.region = r->second;
+            }
+          }
+        } else if (o.kind == OperandKind::Vec) {
+          for (int k = 0; k < o.count; ++k) {
+            if (k < 4 && ((o.vec_imm_mask >> k) & 1u)) {  // numbers only in vectors of up to 4
+              ptx::Operand element;
+              element.imm = o.vec_imm[static_cast<std::size_t>(k)];
+              element.imm_type = o.vec_imm_type[static_cast<std::size_t>(k)];
+              rows.push_back(constant_row(normalize_immediate(element, Type::F32)));
+            } else {
+              rows.push_back(reg_row(inst.vec_reg(o, k)));
+            }
+          }
+        } else {
+          if (o.negated) op.negated_src |= static_cast<std::uint8_t>(1u << std::min(i, 7));
+          auto row = source_row(o);
+          if (!row) return row.error();
+          rows.push_back(*row);
+        }
+        t.rows.push_back(std::move(rows));
+      }
+      op.tensor = static_cast<std::uint32_t>(p_.tensor_operands.size());
+      p_.tensor_operands.push_back(std::move(t));
+      op.reads_clock = reads_clock;
+      return op;
+    }
     int i = 0;
     if (inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Match) {
       op.dst[0] = reg_row(inst.op(0).reg[0]);
@@ -283,6 +328,7 @@ class Linker {
         op.dst[0] = reg_row(d.reg[0]);
         op.ndst = 1;
       } else if (d.kind == OperandKind::Vec) {
+        if (d.count > 4) return make_error("a vector of " + std::to_string(d.count) + " registers in '" + inst.text + "' at " + m_.describe(inst));
         for (int k = 0; k < d.count; ++k) op.dst[static_cast<std::size_t>(k)] = reg_row(d.reg[static_cast<std::size_t>(k)]);
         op.ndst = d.count;
       } else {
@@ -317,6 +363,7 @@ class Linker {
           op.offset2 = off;
         }
       } else if (o.kind == OperandKind::Vec) {
+        if (o.count > 4) return make_error("a vector of " + std::to_string(o.count) + " registers in '" + inst.text + "' at " + m_.describe(inst));
         for (int k = 0; k < o.count && op.nsrc < 4; ++k) {
           if ((o.vec_imm_mask >> k) & 1u) {
             ptx::Operand element;
@@ -395,6 +442,9 @@ class Linker {
       fix(op.addr);
       fix(op.addr2);
     }
+    for (TensorOperands& t : p.tensor_operands)
+      for (auto& list : t.rows)
+        for (auto& r : list) fix(r);
   }
 
  private:
@@ -433,6 +483,8 @@ Expected<Program> link(const ptx::Module& module, int kernel, GlobalMemory& memo
   auto p = linker.run();
   if (!p) return p;
   Linker::renumber(*p);
+  static std::atomic<std::uint64_t> next_id{1};
+  p->id = next_id.fetch_add(1);
   return p;
 }
 

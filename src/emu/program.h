@@ -52,9 +52,18 @@ struct Op {
   int region = -1;            // the symbol's region when the address names one
   std::uint32_t target = 0;   // bra: program index; call: index into Program::calls
   std::uint32_t reconverge = kNoRow;  // conditional bra: where its lanes meet again (reconvergence.h)
+  std::uint32_t tensor = kNoRow;      // tensor-core ops: index into Program::tensor_operands
   const ptx::Instruction* origin = nullptr;  // nullptr for the implicit ret after each body
 
   bool has(std::uint32_t f) const { return (flags & f) != 0; }
+};
+
+// A tensor-core instruction's register operands, which may be longer than Op's four:
+// one row list per PTX operand in order (a register or a number is a list of one; the
+// memory operand [a] is an empty list, its row in Op::addr).
+//   mma.sync... {%f1..%f4}, {%r1..%r4}, {%r5,%r6}, {%f5..%f8}  -> 4 lists of 4, 4, 2, 4 rows
+struct TensorOperands {
+  std::vector<std::vector<std::uint32_t>> rows;
 };
 
 struct CallLink {
@@ -84,6 +93,7 @@ struct SregRow {
 };
 
 struct Program {
+  std::uint64_t id = 0;  // unique per link: keys per-instruction caches (tensor_exec.h)
   const ptx::Module* module = nullptr;
   int kernel = -1;
   std::string name;
@@ -102,6 +112,7 @@ struct Program {
   bool uses_dynamic_shared = false;
   std::uint32_t local_bytes = 0;            // per thread: .local variables and .func params
   std::vector<Region> regions;              // shared variables, then .global variables
+  std::vector<TensorOperands> tensor_operands;  // Op::tensor indexes this
 };
 
 // Links `kernel` (an .entry index) and every function it calls. Module-scope .global

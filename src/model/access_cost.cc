@@ -29,6 +29,7 @@ std::string_view ncu_op_suffix(MemOp op) {
     case MemOp::GlobalStore: return "global_op_st";
     case MemOp::GlobalReduction: return "global_op_red";
     case MemOp::GlobalAtomic: return "global_op_atom";
+    case MemOp::Gmma: return "shared_op_gmma";
   }
   return "?";
 }

@@ -25,7 +25,7 @@ int unpaired_group_lanes(const Arch& arch, const WarpAccess& a) {
   switch (a.op) {
     case MemOp::SharedLoad: return arch.load_group_lanes[static_cast<size_t>(width_index(a.width))];
     case MemOp::SharedStore: return arch.store_group_lanes[static_cast<size_t>(width_index(a.width))];
-    case MemOp::LdMatrix: return arch.ldmatrix_group_lanes;
+    case MemOp::LdMatrix: case MemOp::Gmma: return arch.ldmatrix_group_lanes;
     default: return arch.atomic_group_lanes;
   }
 }
@@ -47,7 +47,7 @@ struct LaneWords {
 };
 
 LaneWords lane_words(const WarpAccess& a) {
-  if (a.op == MemOp::LdMatrix) return {4, 8 * a.width};  // 16-byte rows from lanes 0..8n-1
+  if (is_matrix_rows(a.op)) return {4, 8 * a.width};  // 16-byte rows from lanes 0..8n-1
   return {std::max(1, a.width / 4), kWarpSize};
 }
 
@@ -156,7 +156,7 @@ __attribute__((noinline)) void add_groups(const WarpAccess& a, int lanes, int gr
 // one group of the whole warp (every width up to 4 bytes on every NVIDIA GPU since Maxwell).
 // (Pairing cannot make a group larger than the warp.)
 bool narrow_whole_warp(const Arch& arch, const WarpAccess& a) {
-  return a.width <= 4 && a.op != MemOp::LdMatrix && unpaired_group_lanes(arch, a) == kWarpSize;
+  return a.width <= 4 && !is_matrix_rows(a.op) && unpaired_group_lanes(arch, a) == kWarpSize;
 }
 
 // Every access but the common one (not inlined into price_shared: its registers and frame

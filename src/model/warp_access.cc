@@ -7,7 +7,7 @@
 namespace warpscope::model {
 
 namespace {
-constexpr std::array<std::pair<MemOp, std::string_view>, 9> kNames{{
+constexpr std::array<std::pair<MemOp, std::string_view>, 10> kNames{{
     {MemOp::SharedLoad, "lds"},
     {MemOp::SharedStore, "sts"},
     {MemOp::LdMatrix, "ldsm"},
@@ -17,6 +17,7 @@ constexpr std::array<std::pair<MemOp, std::string_view>, 9> kNames{{
     {MemOp::GlobalStore, "stg"},
     {MemOp::GlobalReduction, "redg"},
     {MemOp::GlobalAtomic, "atomg"},
+    {MemOp::Gmma, "gmma"},
 }};
 }  // namespace
 
@@ -36,12 +37,14 @@ Status validate(const WarpAccess& a) {
   if (a.op == MemOp::LdMatrix) {
     if (a.width != 1 && a.width != 2 && a.width != 4)
       return make_error("ldmatrix takes 1, 2 or 4 matrices, not " + std::to_string(a.width));
+  } else if (a.op == MemOp::Gmma) {
+    if (a.width < 1 || a.width > 4) return make_error("gmma takes 1 to 4 core matrices, not " + std::to_string(a.width));
   } else if (width_index(a.width) < 0) {
     return make_error("unknown access width " + std::to_string(a.width) + " (expected 1, 2, 4, 8 or 16 bytes)");
   }
   if ((a.op == MemOp::SharedAtomic || a.op == MemOp::SharedAtomicAggregated) && a.width != 4)
     return make_error("shared atomics are modelled for 4-byte operands only, not " + std::to_string(a.width));
-  const int align = a.op == MemOp::LdMatrix ? 16 : a.width;
+  const int align = is_matrix_rows(a.op) ? 16 : a.width;
   for (int lane = 0; lane < kWarpSize; ++lane) {
     if (!a.active(lane)) continue;
     if (a.address[lane] % static_cast<std::uint64_t>(align) != 0)

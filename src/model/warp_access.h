@@ -5,7 +5,7 @@
 //
 // Inactive lanes' addresses are ignored. For ldmatrix, `width` is the number of 8x8
 // matrices (1, 2, 4) and each active lane among the first 8*width supplies one 16-byte
-// row address.
+// row address; gmma (a wgmma's core matrices) is laid out the same way.
 #pragma once
 
 #include <array>
@@ -29,6 +29,8 @@ enum class MemOp : std::uint8_t {
   GlobalStore,             // stg
   GlobalReduction,         // red, or an atom whose result is unused (ptxas: RED)
   GlobalAtomic,            // a value-returning atom on global memory (ATOMG)
+  Gmma,                    // gmma: a wgmma's shared-memory operand reads (HGMMA/QGMMA), priced
+                           // like ldmatrix rows: `width` core matrices of 8 16-byte rows
 };
 
 enum class Space : std::uint8_t { Shared, Global };
@@ -41,6 +43,9 @@ struct WarpAccess {
 
   bool active(int lane) const { return (mask >> lane) & 1u; }
 };
+
+// ldmatrix and gmma: lanes give 16-byte rows of 8-row matrices, `width` counts matrices.
+constexpr bool is_matrix_rows(MemOp op) { return op == MemOp::LdMatrix || op == MemOp::Gmma; }
 
 constexpr Space space_of(MemOp op) {
   switch (op) {

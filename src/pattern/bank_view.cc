@@ -8,11 +8,11 @@ namespace warpscope::pattern {
 namespace {
 
 int words_per_lane(const model::Arch& arch, const model::WarpAccess& a) {
-  if (a.op == model::MemOp::LdMatrix) return 16 / arch.bank_bytes;
+  if (model::is_matrix_rows(a.op)) return 16 / arch.bank_bytes;
   return std::max(1, a.width / arch.bank_bytes);
 }
 int lanes_taking_part(const model::WarpAccess& a) {
-  return a.op == model::MemOp::LdMatrix ? 8 * a.width : model::kWarpSize;
+  return model::is_matrix_rows(a.op) ? 8 * a.width : model::kWarpSize;
 }
 
 // The diagram for lane groups of `per_group` consecutive lanes.

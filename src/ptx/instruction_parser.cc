@@ -3,6 +3,7 @@
 //   @!%p3 ld.global.nc.v2.f32 {%f1, %f2}, [%rd4+8];
 //   guard=%p3 (negated), opcode=Ld, space=Global, flags=NonCoherent, vec=2, type=F32,
 //   operands={Vec{%f1,%f2}, Addr{%rd4, +8}}
+#include <algorithm>
 #include <unordered_map>
 
 #include "ptx/parser_impl.h"
@@ -196,10 +197,11 @@ void Parser::instruction(Function& f, int function_index) {
       auto dot = rest.find('.');
       rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
     }
+    const bool tensor = family_of(inst.opcode) == Family::Tensor;
     while (!rest.empty() && supported) {
       auto dot = rest.find('.');
       std::string_view mod = rest.substr(0, dot);
-      supported = apply_modifier(inst, mod);
+      supported = (tensor && apply_tensor_modifier(inst.tensor, mod)) || apply_modifier(inst, mod);
       rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
     }
   }
@@ -280,27 +282,37 @@ Operand Parser::operand(Function& f, Instruction& inst) {
   if (accept('[')) return address_operand();
   if (accept('{')) {
     o.kind = OperandKind::Vec;
+    // Up to 4 elements (registers or numbers) in reg[]/vec_imm; longer vectors (mma and
+    // wgmma fragments) hold registers only, in inst.wide_regs.
+    std::vector<std::uint32_t> regs;
     for (;;) {
       const Token& e = peek();
-      if (o.count >= 4) fail(e, "vector operand with more than 4 elements");
+      if (regs.size() >= 255) fail(e, "vector operand with more than 255 elements");
       if (e.kind == TokenKind::Integer || e.kind == TokenKind::Float || e.is('-')) {
+        if (regs.size() >= 4) fail(e, "a number in a vector operand of more than 4 elements");
         Operand value = operand(f, inst);
         if (value.kind != OperandKind::Imm) fail(e, "expected a register or a number in the vector operand");
-        o.vec_imm_mask = static_cast<std::uint8_t>(o.vec_imm_mask | (1u << o.count));
-        o.vec_imm[o.count] = value.imm;
-        o.vec_imm_type[o.count] = value.imm_type;
-        o.reg[o.count++] = kNoReg;
-        if (accept('}')) break;
-        expect(',', "between vector elements");
-        continue;
+        o.vec_imm_mask = static_cast<std::uint8_t>(o.vec_imm_mask | (1u << regs.size()));
+        o.vec_imm[regs.size()] = value.imm;
+        o.vec_imm_type[regs.size()] = value.imm_type;
+        regs.push_back(kNoReg);
+      } else {
+        if (e.kind != TokenKind::Ident) fail(e, "expected a register in the vector operand");
+        next();
+        std::uint32_t r = e.text == "_" ? kNoReg : register_index(e);
+        if (r == kNoReg && e.text != "_") fail(e, "unknown register '" + std::string(e.text) + "'");
+        if (regs.size() >= 4 && o.vec_imm_mask != 0) fail(e, "a number in a vector operand of more than 4 elements");
+        regs.push_back(r);
       }
-      if (e.kind != TokenKind::Ident) fail(e, "expected a register in the vector operand");
-      next();
-      std::uint32_t r = e.text == "_" ? kNoReg : register_index(e);
-      if (r == kNoReg && e.text != "_") fail(e, "unknown register '" + std::string(e.text) + "'");
-      o.reg[o.count++] = r;
       if (accept('}')) break;
       expect(',', "between vector elements");
+    }
+    o.count = static_cast<std::uint8_t>(regs.size());
+    if (regs.size() <= 4) {
+      std::copy(regs.begin(), regs.end(), o.reg.begin());
+    } else {
+      o.imm = static_cast<std::int64_t>(inst.wide_regs.size());
+      inst.wide_regs.insert(inst.wide_regs.end(), regs.begin(), regs.end());
     }
     return o;
   }
@@ -435,7 +447,7 @@ void Parser::finish_function(Function& f) {
       if (!source) continue;
       if (o.kind == OperandKind::Reg || o.kind == OperandKind::Addr) count(o.reg[0]);
       if (o.kind == OperandKind::Vec)
-        for (int k = 0; k < o.count; ++k) count(o.reg[static_cast<std::size_t>(k)]);
+        for (int k = 0; k < o.count; ++k) count(inst.vec_reg(o, k));
     }
   }
   for (Instruction& inst : f.body) {

@@ -62,6 +62,7 @@ bool writes_first_operand(Opcode op) {
     case Opcode::BarSync: case Opcode::BarrierSync: case Opcode::Bar: case Opcode::BarArrive:
     case Opcode::BarrierArrive: case Opcode::Prefetch: case Opcode::Prefetchu:
     case Opcode::CpAsyncWait: case Opcode::Nanosleep: case Opcode::BarWarpSync:
+    case Opcode::WmmaStore: case Opcode::WgmmaFence: case Opcode::WgmmaCommit: case Opcode::WgmmaWait:
       return false;
     default:
       return true;

@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ptx/tensor_info.h"
+
 namespace warpscope::ptx {
 
 enum class Opcode : std::uint8_t {
@@ -28,7 +30,7 @@ enum class Opcode : std::uint8_t {
 };
 
 enum class Family : std::uint8_t {
-  Arith, Special, Bits, Compare, Move, Memory, Nop, Warp, Control, Unsupported
+  Arith, Special, Bits, Compare, Move, Memory, Nop, Warp, Control, Tensor, Unsupported
 };
 
 Family family_of(Opcode op);
@@ -103,7 +105,9 @@ enum class OperandKind : std::uint8_t {
   Reg,     // reg[0]
   Imm,     // imm (bits; floats as their IEEE bits, see imm_type)
   Addr,    // [reg[0] + imm] or [symbol + imm] or [imm]; reg[0] == kNoReg when absent
-  Vec,     // {reg[0] .. reg[count-1]}; kNoReg is the sink `_`
+  Vec,     // {reg[0] .. reg[count-1]}; kNoReg is the sink `_`. A vector of more than 4
+           // registers (mma, wgmma accumulators) keeps them in Instruction::wide_regs from
+           // index imm: read them with Instruction::vec_reg
   Label,   // imm = instruction index in the function
   Func,    // imm = function index
   Sreg,    // sreg, component (0..2 for .x .y .z)
@@ -115,7 +119,7 @@ inline constexpr std::uint32_t kNoReg = 0xffffffffu;
 struct Operand {
   OperandKind kind = OperandKind::None;
   bool negated = false;       // !%p
-  std::uint8_t count = 0;     // Vec: elements
+  std::uint8_t count = 0;     // Vec: elements (up to 255)
   Type imm_type = Type::None; // Imm: None for an integer literal, F32 for 0f..., F64 for 0d/decimal
   Sreg sreg = Sreg::Tid;
   std::uint8_t component = 0;
@@ -147,7 +151,7 @@ struct DebugLoc {
   bool inlined() const { return !(outer == loc); }
 };
 
-inline constexpr int kMaxOperands = 6;
+inline constexpr int kMaxOperands = 8;  // wgmma: d, a, b, scale-d, imm-scale-a/b, tnsp-a/b
 
 struct Instruction {
   Opcode opcode = Opcode::Unsupported;
@@ -167,9 +171,15 @@ struct Instruction {
   int ptx_line = 0;
   DebugLoc debug;
   std::string text;  // the opcode with its modifiers as written: "ld.global.nc.v4.f32"
+  TensorInfo tensor;  // mma, wmma.*, wgmma.mma_async: shape, layouts, element types
+  std::vector<std::uint32_t> wide_regs;  // registers of vector operands longer than 4
 
   bool has(std::uint32_t f) const { return (flags & f) != 0; }
   const Operand& op(int i) const { return operands[static_cast<std::size_t>(i)]; }
+  // Register k of a vector operand, however long.
+  std::uint32_t vec_reg(const Operand& o, int k) const {
+    return o.count > 4 ? wide_regs[static_cast<std::size_t>(o.imm + k)] : o.reg[static_cast<std::size_t>(k)];
+  }
 };
 
 // One call's parameter lists: call (retval0), f, (param0, param1);

@@ -23,6 +23,7 @@ constexpr AccessKind kKinds[] = {
     {"shared_op_ld", Finding::Kind::SharedBankConflict, "load"},
     {"shared_op_st", Finding::Kind::SharedBankConflict, "store"},
     {"shared_op_atom", Finding::Kind::SharedBankConflict, "atomic"},
+    {"shared_op_gmma", Finding::Kind::SharedBankConflict, "wgmma"},
     {"global_op_ld", Finding::Kind::UncoalescedGlobal, "load"},
     {"global_op_st", Finding::Kind::UncoalescedGlobal, "store"},
     {"global_op_atom", Finding::Kind::UncoalescedGlobal, "atomic"},
@@ -118,6 +119,7 @@ std::string finding_message(const Finding& f) {
     std::string what;
     if (f.array.empty()) what = f.operation == "atomic" ? "on an atomic" : "on a " + f.operation;
     else if (f.operation == "load") what = "loading '" + f.array + "'";
+    else if (f.operation == "wgmma") what = "in wgmma's reads of '" + f.array + "'";
     else if (f.operation == "store") what = "storing '" + f.array + "'";
     else what = "in atomics on '" + f.array + "'";
     return fmt::format("{}shared-memory bank conflict {} ({} wavefronts, ideal {})", degree, what, f.wavefronts,

@@ -18,7 +18,7 @@ constexpr int kHeaderHeight = 20;
 constexpr int kGroupBand = 16;  // the "lanes a-b" band above each lane group
 
 int words_per_lane(const model::Arch& arch, const model::WarpAccess& a) {
-  if (a.op == model::MemOp::LdMatrix) return 16 / arch.bank_bytes;
+  if (model::is_matrix_rows(a.op)) return 16 / arch.bank_bytes;
   return std::max(1, a.width / arch.bank_bytes);
 }
 

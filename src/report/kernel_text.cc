@@ -82,12 +82,15 @@ std::string kernel_text(const analysis::KernelReport& r) {
   for (const std::string& name : analysis::kernel_metric_names())
     if (get(r.metrics, name) != 0) s += fmt::format("  {:<56} {:>12}\n", name, get(r.metrics, name));
   s += "\nPer source line, worst first (shared: wavefronts/ideal; global: sectors/ideal):\n";
-  s += fmt::format("  {:<28} {:>15} {:>13} {:>13} {:>4} {:>15} {:>15} {:>13}\n", "line", "shared ld", "shared st",
-                   "shared atom", "deg", "global ld", "global st", "global red");
+  // A wgmma column (its shared-memory operands) only for kernels that have one.
+  const bool gmma = get(r.metrics, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma") != 0;
+  s += fmt::format("  {:<28} {:>15} {:>13} {:>13}{} {:>4} {:>15} {:>15} {:>13}\n", "line", "shared ld", "shared st",
+                   "shared atom", gmma ? fmt::format(" {:>15}", "wgmma") : "", "deg", "global ld", "global st", "global red");
   for (const LineReport& l : r.lines)
-    s += fmt::format("  {:<28} {:>15} {:>13} {:>13} {:>4} {:>15} {:>15} {:>13}\n",
+    s += fmt::format("  {:<28} {:>15} {:>13} {:>13}{} {:>4} {:>15} {:>15} {:>13}\n",
                      fmt::format("{}:{}", l.file, l.line), shared_cell(l, "shared_op_ld"),
                      shared_cell(l, "shared_op_st"), shared_cell(l, "shared_op_atom"),
+                     gmma ? fmt::format(" {:>15}", shared_cell(l, "shared_op_gmma")) : "",
                      l.conflict_degree > 0 ? std::to_string(l.conflict_degree) : "-", global_cell(l, "global_op_ld"),
                      global_cell(l, "global_op_st"), global_cell(l, "global_op_red"));
   for (const LineReport& l : r.lines) {
