@@ -100,6 +100,7 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
     auto it = before.find(region);
     if (it == before.end() || it->second.total <= it->second.ideal) continue;
     const emu::Region& r = first->regions[static_cast<std::size_t>(region)];
+    if (r.reserved) continue;  // the driver's scratch (cooperative groups), not the kernel's array
     ArrayFix fix;
     fix.region = region;
     fix.symbol = r.name;

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "emu/lanes.h"
+#include "emu/special_registers.h"
 #include "emu/tensor_exec.h"
 
 namespace warpscope::emu {
@@ -43,8 +44,11 @@ std::string BlockContext::where() const {
 bool unsupported(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
   int lane = std::countr_zero(mask == 0 ? 1u : mask);
   std::string text = op.origin != nullptr ? op.origin->text : std::string(ptx::opcode_name(op.opcode));
+  std::string why = op.origin != nullptr && !op.origin->unsupported_reason.empty()
+                        ? op.origin->unsupported_reason
+                        : "warpscope does not emulate it yet (README: Emulated PTX instructions)";
   ctx.diagnose(Diagnostic::Kind::Unsupported, Diagnostic::Severity::Error, w.index, lane,
-               "unsupported instruction '" + text + "' at " + ctx.where());
+               "unsupported instruction '" + text + "' at " + ctx.where() + ": " + why);
   return false;
 }
 
@@ -69,6 +73,14 @@ BlockRunner::BlockRunner(const LaunchState& launch, Listener* listener)
     shared_size = std::max(shared_size, program_.dynamic_shared_offset + launch.dynamic_shared_bytes);
   shared_.assign(shared_size, 0);
   if (launch.check_uninitialized_shared) shared_written_.assign(shared_size, 0);
+  reserved_shared_.assign(kReservedSharedBytes, 0);
+  ctx_.reserved_shared = reserved_shared_.data();
+  sregs_.grid = launch.grid;
+  sregs_.block = launch.block;
+  sregs_.cluster = launch.cluster;
+  sregs_.explicit_cluster = launch.explicit_cluster;
+  sregs_.shared_bytes = shared_size;
+  sregs_.dynamic_shared_bytes = launch.dynamic_shared_bytes;
   local_.assign(static_cast<std::size_t>(nwarps) * 32 * program_.local_bytes, 0);
   ctx_.shared = shared_.data();
   ctx_.shared_size = shared_size;
@@ -92,6 +104,7 @@ void BlockRunner::start_block(std::uint64_t block_index) {
   ctx_.last_buffer = nullptr;
   std::fill(shared_.begin(), shared_.end(), 0);
   std::fill(shared_written_.begin(), shared_written_.end(), 0);
+  std::fill(reserved_shared_.begin(), reserved_shared_.end(), 0);
   std::fill(local_.begin(), local_.end(), 0);
   barriers_ = {};
   steps_ = 0;
@@ -108,35 +121,21 @@ void BlockRunner::start_block(std::uint64_t block_index) {
     w.carry = 0;
     w.depth.fill(0);
     w.reduction_dst = kNoRow;
+    w.polled = false;
     w.sync_count = 0;
     // Registers keep the previous block's values (PTX registers start undefined and
     // compiled code never reads one before writing it); the zero row stays zero.
     for (const SregRow& s : program_.sregs) {
       std::uint64_t* r = w.row(s.row);
+      SregThread thread;
+      thread.ctaid = ctx_.block;
+      thread.block_index = block_index;
+      thread.warp = static_cast<std::uint32_t>(i);
       for (int l = 0; l < 32; ++l) {
         std::uint32_t t = first + static_cast<std::uint32_t>(l);
-        Dim3 tid{t % b.x, (t / b.x) % b.y, t / (b.x * b.y)};
-        auto pick = [&](const Dim3& d) { return s.component == 0 ? d.x : s.component == 1 ? d.y : d.z; };
-        std::uint64_t v = 0;
-        switch (s.sreg) {
-          case ptx::Sreg::Tid: v = pick(tid); break;
-          case ptx::Sreg::Ntid: v = pick(b); break;
-          case ptx::Sreg::Ctaid: v = pick(ctx_.block); break;
-          case ptx::Sreg::Nctaid: v = pick(g); break;
-          case ptx::Sreg::Laneid: v = static_cast<std::uint64_t>(l); break;
-          case ptx::Sreg::Warpid: v = i; break;
-          case ptx::Sreg::Nwarpid: v = warps_.size(); break;
-          case ptx::Sreg::LanemaskEq: v = 1ull << l; break;
-          case ptx::Sreg::LanemaskLt: v = (1ull << l) - 1; break;
-          case ptx::Sreg::LanemaskLe: v = (2ull << l) - 1; break;
-          case ptx::Sreg::LanemaskGt: v = 0xffffffffull & ~((2ull << l) - 1); break;
-          case ptx::Sreg::LanemaskGe: v = 0xffffffffull & ~((1ull << l) - 1); break;
-          case ptx::Sreg::DynamicSmemSize: v = launch_.dynamic_shared_bytes; break;
-          case ptx::Sreg::TotalSmemSize: v = ctx_.shared_size; break;
-          case ptx::Sreg::Nsmid: v = 132; break;
-          default: v = 0; break;  // %clock, %smid, %globaltimer: any value is valid
-        }
-        r[l] = v;
+        thread.tid = Dim3{t % b.x, (t / b.x) % b.y, t / (b.x * b.y)};
+        thread.lane = l;
+        r[l] = special_register(s.sreg, s.component, sregs_, thread);
       }
     }
   }
@@ -252,8 +251,7 @@ bool BlockRunner::run_warp(Warp& w, bool& progressed) {
     if (op.reads_clock) {
       // Clocks advance with the block's instructions (a spin-until-time loop ends).
       for (const SregRow& s : program_.sregs)
-        if (s.sreg == ptx::Sreg::Clock || s.sreg == ptx::Sreg::Clock64 || s.sreg == ptx::Sreg::Globaltimer)
-          std::fill_n(w.row(s.row), 32, steps_ * (s.sreg == ptx::Sreg::Globaltimer ? 1000u : 4u));
+        if (is_clock(s.sreg)) std::fill_n(w.row(s.row), 32, clock_reading(s.sreg, steps_));
     }
     std::uint32_t exec = mask;
     if (op.guard != kNoRow) {
@@ -265,6 +263,7 @@ bool BlockRunner::run_warp(Warp& w, bool& progressed) {
       exec = on;
     }
     progressed = true;
+    w.polled = w.polled || op.polls;
     ++executed[pc];
     ++warp_instructions;
     thread_instructions += static_cast<std::uint64_t>(lane_count(exec));
@@ -273,6 +272,12 @@ bool BlockRunner::run_warp(Warp& w, bool& progressed) {
       case ptx::Family::Control:
         if (!control(op, w, pc, mask, exec)) return false;
         if (w.runnable() == 0) return true;
+        if (w.polled && op.opcode == ptx::Opcode::Bra && exec != 0 && op.target <= pc) {
+          // A loop that polls memory (a spin-wait): let the other warps run, so the one it
+          // waits for can arrive. Each wait then spins as few times as the order allows.
+          w.polled = false;
+          return true;
+        }
         continue;
       case ptx::Family::Nop: break;
       case ptx::Family::Arith: ok = exec == 0 || exec_arith(op, w, exec, ctx_); break;

@@ -2,7 +2,9 @@
 //
 // A BlockRunner belongs to one worker thread and is reused for every block that worker
 // runs (no allocation per block once warmed up). Warps run one at a time, each until it
-// waits at a barrier or finishes; the barrier releases when its thread count has arrived.
+// waits at a barrier or finishes, or until it branches back in a loop that polled memory
+// (a volatile, relaxed or acquire load, an atomic: a spin-wait on other warps); the
+// barrier releases when its thread count has arrived.
 // If every live thread waits and the barrier cannot complete because threads exited
 // (an early return before __syncthreads), the runner warns and releases it, as the
 // hardware does.
@@ -15,6 +17,7 @@
 #include "emu/events.h"
 #include "emu/exec.h"
 #include "emu/program.h"
+#include "emu/special_registers.h"
 #include "emu/warp.h"
 
 namespace warpscope::emu {
@@ -24,6 +27,8 @@ struct LaunchState {
   const Program* program = nullptr;
   GlobalMemory* memory = nullptr;
   Dim3 grid, block;
+  Dim3 cluster;                   // 1x1x1 unless a cluster launch is configured
+  bool explicit_cluster = false;  // %is_explicit_cluster
   std::uint32_t dynamic_shared_bytes = 0;
   std::vector<std::uint8_t> params;
   std::vector<Region> regions;
@@ -74,6 +79,8 @@ class BlockRunner {
   std::vector<Warp> warps_;
   std::vector<std::uint64_t> rows_;
   std::vector<std::uint8_t> shared_, shared_written_, local_;
+  std::vector<std::uint8_t> reserved_shared_;  // the driver's 1 KiB (special_registers.h)
+  SregLaunch sregs_;
   std::uint64_t steps_ = 0;
   std::uint32_t threads_ = 0;
 

@@ -84,7 +84,9 @@ $L__done:
   auto bad = run(*m, "k", {{1, 1, 1}, {32, 1, 1}}, {KernelArg::of(1)}, memory);
   ASSERT_TRUE(bad);
   ASSERT_EQ(bad->diagnostics.size(), 1u);
-  EXPECT_EQ(bad->diagnostics[0].message, "unsupported instruction 'frobnicate.b32' at k.ptx:11");
+  EXPECT_EQ(bad->diagnostics[0].message,
+            "unsupported instruction 'frobnicate.b32' at k.ptx:11: warpscope does not emulate it yet (README: "
+            "Emulated PTX instructions)");
 }
 
 TEST(Diagnostics, ArgumentErrorsListParameters) {

@@ -48,6 +48,9 @@ struct Region {
   model::Space space = model::Space::Shared;
   std::uint64_t base = 0;  // shared: offset in the block's shared memory
   std::uint64_t size = 0;
+  // The driver's reserved shared memory (cooperative groups' scratch): not the kernel's
+  // own array, so no layout of it is the kernel's to change.
+  bool reserved = false;
 };
 
 struct AccessEvent {

@@ -28,6 +28,7 @@ struct BlockContext {
   std::uint8_t* shared = nullptr;
   std::uint32_t shared_size = 0;
   std::uint8_t* shared_written = nullptr;  // one flag per byte; nullptr: not checked
+  std::uint8_t* reserved_shared = nullptr; // kReservedSharedBytes at kReservedSharedOffset
   std::uint8_t* local = nullptr;           // thread t's local memory at t * local_size
   std::uint32_t local_size = 0;
   const std::uint8_t* params = nullptr;
@@ -56,7 +57,8 @@ bool exec_move(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx);
 bool exec_memory(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx);
 bool exec_warp(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx);
 
-// "unsupported instruction 'X' at file:line" as an error diagnostic; returns false.
+// "unsupported instruction 'X' at file:line (file.cu:line): why" as an error
+// diagnostic; returns false.
 bool unsupported(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx);
 
 }  // namespace warpscope::emu

@@ -10,6 +10,7 @@
 
 #include "emu/block.h"
 #include "emu/program.h"
+#include "emu/special_registers.h"
 
 namespace warpscope::emu {
 namespace {
@@ -74,11 +75,27 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   if (args.size() != p.params.size())
     return make_error("kernel '" + p.name + "' takes " + std::to_string(p.params.size()) + " parameters (" +
                       describe_params(module, *kernel) + "); " + std::to_string(args.size()) + " given");
+  // Clusters: the launch's shape, else the kernel's .reqnctapercluster.
+  Dim3 cluster = config.cluster;
+  bool explicit_cluster = !(cluster == Dim3{});
+  if (!explicit_cluster && fn.reqnctapercluster[0] > 0) {
+    cluster = Dim3{static_cast<std::uint32_t>(fn.reqnctapercluster[0]),
+                   static_cast<std::uint32_t>(std::max(1, fn.reqnctapercluster[1])),
+                   static_cast<std::uint32_t>(std::max(1, fn.reqnctapercluster[2]))};
+    explicit_cluster = true;
+  }
+  explicit_cluster = explicit_cluster || fn.explicit_cluster;
+  if (cluster.count() == 0 || config.grid.x % cluster.x != 0 || config.grid.y % cluster.y != 0 ||
+      config.grid.z % cluster.z != 0)
+    return make_error("the grid " + to_string(config.grid) + " is not a whole number of clusters of " +
+                      to_string(cluster) + " blocks");
   LaunchState launch;
   launch.program = &p;
   launch.memory = &memory;
   launch.grid = config.grid;
   launch.block = config.block;
+  launch.cluster = cluster;
+  launch.explicit_cluster = explicit_cluster;
   launch.dynamic_shared_bytes = config.dynamic_shared_bytes;
   launch.step_budget = options.step_budget;
   launch.check_uninitialized_shared = options.check_uninitialized_shared;
@@ -96,6 +113,9 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   launch.regions = p.regions;
   for (Region& r : launch.regions)
     if (r.size == 0 && r.space == model::Space::Shared) r.size = config.dynamic_shared_bytes;
+  // The driver's reserved shared memory (special_registers.h), after the kernel's own.
+  launch.regions.push_back(Region{"reserved shared memory", model::Space::Shared, kReservedSharedOffset,
+                                  kReservedSharedBytes, true});
   launch.first_buffer_region = launch.regions.size();
   for (const auto& b : memory.buffers()) launch.regions.push_back(Region{b->name, model::Space::Global, b->base, b->size});
 

@@ -31,6 +31,10 @@ struct LaunchConfig {
   Dim3 grid;
   Dim3 block;
   std::uint32_t dynamic_shared_bytes = 0;
+  // Blocks per cluster (sm_90 thread block clusters). The default 1x1x1 is a launch
+  // without clusters, unless the kernel declares .reqnctapercluster; any other shape is
+  // an explicit cluster launch (%is_explicit_cluster) and must divide the grid.
+  Dim3 cluster{1, 1, 1};
 };
 
 // A kernel argument's bytes, as they go into the parameter buffer (pointers: the

@@ -2,7 +2,9 @@
 //
 // Generic 64-bit addresses, as a kernel sees them after cvta:
 //
-//   0x0000_7e00_0000_0000 + off   shared memory of the running block (off < 4 GiB)
+//   0x0000_7e00_0000_0000 + off   shared memory of the running block (off < 4 GiB); its
+//                                 reserved 1 KiB at off = kReservedSharedOffset
+//                                 (special_registers.h)
 //   0x0000_7f00_0000_0000 + off   local memory of the running thread
 //   anything else                 global memory: buffers at cudaMalloc-like addresses
 //
@@ -22,6 +24,9 @@ inline constexpr std::uint64_t kSharedWindow = 0x00007e0000000000ull;
 inline constexpr std::uint64_t kLocalWindow = 0x00007f0000000000ull;
 inline constexpr std::uint64_t kWindowSize = 0x0000000100000000ull;
 inline constexpr std::uint64_t kFirstBuffer = 0x0000000700000000ull;
+// Where the block's reserved shared memory sits in its shared window: far past any
+// kernel's own (at most 227 KiB), a multiple of 128 bytes (banks as on the H200).
+inline constexpr std::uint32_t kReservedSharedOffset = 0x40000000u;
 
 inline bool in_shared_window(std::uint64_t a) { return a - kSharedWindow < kWindowSize; }
 inline bool in_local_window(std::uint64_t a) { return a - kLocalWindow < kWindowSize; }

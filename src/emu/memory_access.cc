@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "emu/lanes.h"
+#include "emu/special_registers.h"
 
 namespace warpscope::emu {
 namespace {
@@ -162,6 +163,16 @@ bool resolve_at(const Op& op, ptx::Space space, const std::uint64_t* base, std::
     std::uint8_t* p = nullptr;
     switch (where) {
       case Where::Shared:
+        if (a - kReservedSharedOffset < kReservedSharedBytes && ctx.reserved_shared != nullptr) {
+          // The driver's reserved region (special_registers.h): cooperative groups' scratch.
+          if (a + uwidth > kReservedSharedOffset + kReservedSharedBytes) {
+            ok = out_of_bounds(op, w, l, where, a, width, intent, ctx);
+            return;
+          }
+          p = ctx.reserved_shared + (a - kReservedSharedOffset);
+          out.shared_lanes |= 1u << l;
+          break;
+        }
         if (a + uwidth > ctx.shared_size || a >= ctx.shared_size) {
           ok = out_of_bounds(op, w, l, where, a, width, intent, ctx);
           return;

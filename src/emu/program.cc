@@ -3,6 +3,7 @@
 
 #include "emu/operand_shape.h"
 #include "emu/reconvergence.h"
+#include "emu/special_registers.h"
 
 #include <algorithm>
 #include <atomic>
@@ -43,6 +44,19 @@ std::uint64_t normalize_immediate(const ptx::Operand& o, Type target) {
     bits = b;
   }
   return bits;
+}
+
+// A read another warp can change while this one loops on it: a volatile, relaxed or
+// acquire load, an atomic, a nanosleep back-off (spin-wait loops: cooperative groups'
+// barrier_wait, locks).
+bool polls_memory(const ptx::Instruction& inst) {
+  switch (inst.opcode) {
+    case Opcode::Atom: case Opcode::Nanosleep: return true;
+    case Opcode::Ld: case Opcode::Ldu:
+      return inst.has(ptx::flag::Volatile) || inst.text.find(".acquire") != std::string::npos ||
+             inst.text.find(".relaxed") != std::string::npos || inst.text.find(".cv") != std::string::npos;
+    default: return false;
+  }
 }
 
 class Linker {
@@ -261,8 +275,7 @@ class Linker {
         case OperandKind::Reg: return reg_row(o.reg[0]);
         case OperandKind::Imm: return constant_row(normalize_immediate(o, imm_target));
         case OperandKind::Sreg:
-          if (o.sreg == ptx::Sreg::Clock || o.sreg == ptx::Sreg::Clock64 || o.sreg == ptx::Sreg::Globaltimer)
-            reads_clock = true;
+          if (is_clock(o.sreg)) reads_clock = true;
           return sreg_row(o.sreg, o.component);
         case OperandKind::Symbol: {
           auto a = symbol_address(o.symbol);
@@ -390,6 +403,7 @@ class Linker {
       }
     }
     op.reads_clock = reads_clock;
+    op.polls = polls_memory(inst) || reads_clock;
     return op;
   }
 

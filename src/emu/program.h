@@ -38,7 +38,8 @@ struct Op {
   std::uint8_t ndst = 0;
   std::uint8_t nsrc = 0;
   bool guard_negated = false;
-  bool reads_clock = false;      // a source is %clock, %clock64 or %globaltimer
+  bool reads_clock = false;      // a source is a clock (%clock, %clock64, %globaltimer, ...)
+  bool polls = false;            // reads what other warps may change (see block.h: yields)
   std::uint8_t negated_src = 0;  // bit k: source k is a negated predicate (!%p)
   std::uint32_t flags = 0;
   std::uint32_t guard = kNoRow;

@@ -45,6 +45,7 @@ struct Warp {
   std::array<std::uint32_t, 32> exit_pc{};
   std::array<SyncPoint, kMaxSyncPoints> sync{};
   int sync_count = 0;
+  bool polled = false;            // executed a polling read since its last backward branch
   // bar.red waiting for its result: destination row and operation.
   std::uint32_t reduction_dst = 0xffffffffu;
 

@@ -99,22 +99,6 @@ const std::unordered_map<std::string_view, Modifier>& modifier_table() {
   return *table;
 }
 
-Sreg sreg_named(std::string_view n, bool& ok) {
-  static const std::unordered_map<std::string_view, Sreg> kNames = {
-      {"%tid", Sreg::Tid}, {"%ntid", Sreg::Ntid}, {"%ctaid", Sreg::Ctaid}, {"%nctaid", Sreg::Nctaid},
-      {"%laneid", Sreg::Laneid}, {"%warpid", Sreg::Warpid}, {"%nwarpid", Sreg::Nwarpid},
-      {"%smid", Sreg::Smid}, {"%nsmid", Sreg::Nsmid}, {"%gridid", Sreg::Gridid},
-      {"%clock", Sreg::Clock}, {"%clock64", Sreg::Clock64}, {"%lanemask_eq", Sreg::LanemaskEq},
-      {"%lanemask_le", Sreg::LanemaskLe}, {"%lanemask_lt", Sreg::LanemaskLt},
-      {"%lanemask_ge", Sreg::LanemaskGe}, {"%lanemask_gt", Sreg::LanemaskGt},
-      {"%globaltimer", Sreg::Globaltimer}, {"%dynamic_smem_size", Sreg::DynamicSmemSize},
-      {"%total_smem_size", Sreg::TotalSmemSize}, {"%cluster_ctarank", Sreg::ClusterCtarank},
-      {"%cluster_nctarank", Sreg::ClusterNctarank}};
-  auto it = kNames.find(n);
-  ok = it != kNames.end();
-  return ok ? it->second : Sreg::Tid;
-}
-
 }  // namespace
 
 bool Parser::apply_modifier(Instruction& inst, std::string_view mod) {
@@ -170,6 +154,39 @@ int Parser::symbol_index(std::string_view name) const {
 }
 
 void Parser::instruction(Function& f, int function_index) {
+  const std::size_t start = pos_;
+  const std::size_t label_refs = label_refs_.size();
+  try {
+    decode_instruction(f, function_index);
+  } catch (UnknownConstruct& u) {
+    // Forget what the statement recorded, and keep it as an instruction that fails when run.
+    label_refs_.resize(label_refs);
+    unsupported_statement(f, start, u.error.message);
+  }
+}
+
+void Parser::unsupported_statement(Function& f, std::size_t start, std::string reason) {
+  pos_ = start;
+  Instruction inst;
+  if (accept('@')) {
+    inst.guard_negated = accept('!');
+    if (peek().kind == TokenKind::Ident) {
+      inst.guard = register_index(peek());
+      next();
+    }
+  }
+  const Token& head = next();
+  inst.text = std::string(head.text);
+  while (peek().kind == TokenKind::Dot && peek().glued) inst.text += next().text;
+  inst.ptx_line = head.line;
+  inst.debug = loc_;
+  inst.opcode = Opcode::Unsupported;
+  inst.unsupported_reason = std::move(reason);
+  skip_statement();
+  f.body.push_back(std::move(inst));
+}
+
+void Parser::decode_instruction(Function& f, int function_index) {
   (void)function_index;
   Instruction inst;
   if (accept('@')) {
@@ -177,7 +194,7 @@ void Parser::instruction(Function& f, int function_index) {
     const Token& p = peek();
     if (p.kind != TokenKind::Ident) fail(p, "expected a predicate register after '@'");
     inst.guard = register_index(p);
-    if (inst.guard == kNoReg) fail(p, "unknown register '" + std::string(p.text) + "'");
+    if (inst.guard == kNoReg) unknown(p, "unknown register '" + std::string(p.text) + "'");
     next();
   }
   const Token& head = peek();
@@ -202,6 +219,7 @@ void Parser::instruction(Function& f, int function_index) {
       auto dot = rest.find('.');
       std::string_view mod = rest.substr(0, dot);
       supported = (tensor && apply_tensor_modifier(inst.tensor, mod)) || apply_modifier(inst, mod);
+      if (!supported) inst.unsupported_reason = "the modifier '." + std::string(mod) + "' is not known";
       rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
     }
   }
@@ -209,11 +227,13 @@ void Parser::instruction(Function& f, int function_index) {
   if (supported && inst.opcode != Opcode::Fence &&
       (inst.text.find(".async") != std::string::npos || inst.text.find(".proxy") != std::string::npos) &&
       inst.opcode != Opcode::CpAsync && inst.opcode != Opcode::CpAsyncCommit && inst.opcode != Opcode::CpAsyncWait &&
-      inst.opcode != Opcode::CpAsyncWaitAll)
+      inst.opcode != Opcode::CpAsyncWaitAll) {
     supported = false;
+    inst.unsupported_reason = "the asynchronous-proxy form is not emulated";
+  }
   if (!supported) {
     inst.opcode = Opcode::Unsupported;
-    skip_to_semicolon();
+    skip_statement();
     f.body.push_back(std::move(inst));
     return;
   }
@@ -234,7 +254,7 @@ void Parser::instruction(Function& f, int function_index) {
   } else if (!peek().is(';')) {
     bool pair_slot = inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Match;
     for (;;) {
-      if (inst.num_operands >= kMaxOperands) fail(peek(), "too many operands");
+      if (inst.num_operands >= kMaxOperands) unknown(peek(), "more than " + std::to_string(kMaxOperands) + " operands");
       Operand o = operand(f, inst);
       inst.operands[inst.num_operands++] = o;
       if (inst.num_operands == 1 && pair_slot) {
@@ -262,7 +282,7 @@ Operand Parser::address_operand() {
       o.reg[0] = r;
     } else {
       o.symbol = symbol_index(t.text);
-      if (o.symbol < 0) fail(t, "unknown symbol '" + std::string(t.text) + "' in the address");
+      if (o.symbol < 0) unknown(t, "unknown symbol '" + std::string(t.text) + "' in the address");
     }
     if (accept('+')) {
       o.imm = expect_integer("an offset");
@@ -287,11 +307,11 @@ Operand Parser::operand(Function& f, Instruction& inst) {
     std::vector<std::uint32_t> regs;
     for (;;) {
       const Token& e = peek();
-      if (regs.size() >= 255) fail(e, "vector operand with more than 255 elements");
+      if (regs.size() >= 255) unknown(e, "a vector operand of more than 255 elements");
       if (e.kind == TokenKind::Integer || e.kind == TokenKind::Float || e.is('-')) {
-        if (regs.size() >= 4) fail(e, "a number in a vector operand of more than 4 elements");
+        if (regs.size() >= 4) unknown(e, "a number in a vector operand of more than 4 elements");
         Operand value = operand(f, inst);
-        if (value.kind != OperandKind::Imm) fail(e, "expected a register or a number in the vector operand");
+        if (value.kind != OperandKind::Imm) unknown(e, "a vector element that is not a register or a number");
         o.vec_imm_mask = static_cast<std::uint8_t>(o.vec_imm_mask | (1u << regs.size()));
         o.vec_imm[regs.size()] = value.imm;
         o.vec_imm_type[regs.size()] = value.imm_type;
@@ -300,8 +320,8 @@ Operand Parser::operand(Function& f, Instruction& inst) {
         if (e.kind != TokenKind::Ident) fail(e, "expected a register in the vector operand");
         next();
         std::uint32_t r = e.text == "_" ? kNoReg : register_index(e);
-        if (r == kNoReg && e.text != "_") fail(e, "unknown register '" + std::string(e.text) + "'");
-        if (regs.size() >= 4 && o.vec_imm_mask != 0) fail(e, "a number in a vector operand of more than 4 elements");
+        if (r == kNoReg && e.text != "_") unknown(e, "unknown register '" + std::string(e.text) + "'");
+        if (regs.size() >= 4 && o.vec_imm_mask != 0) unknown(e, "a number in a vector operand of more than 4 elements");
         regs.push_back(r);
       }
       if (accept('}')) break;
@@ -350,13 +370,16 @@ Operand Parser::operand(Function& f, Instruction& inst) {
     return o;
   }
   if (v.text[0] == '%') {
-    bool ok = false;
-    o.sreg = sreg_named(v.text, ok);
-    if (!ok) fail(v, "unknown register '" + std::string(v.text) + "'");
+    auto sreg = find_sreg(v.text);
+    if (!sreg) unknown(v, "unknown register '" + std::string(v.text) + "'");
     o.kind = OperandKind::Sreg;
-    if (peek().kind == TokenKind::Dot && peek().glued) {
-      std::string_view c = next().text;
-      o.component = c == ".y" ? 1 : c == ".z" ? 2 : 0;
+    o.sreg = sreg->first;
+    o.component = sreg->second;
+    if (sreg_shape(o.sreg) == SregShape::Vector && peek().kind == TokenKind::Dot && peek().glued) {
+      const Token& c = next();
+      if (c.text != ".x" && c.text != ".y" && c.text != ".z" && c.text != ".w")
+        unknown(c, "unknown component '" + std::string(c.text) + "' of " + std::string(v.text));
+      o.component = c.text == ".x" ? 0 : c.text == ".y" ? 1 : c.text == ".z" ? 2 : 3;
     }
     return o;
   }
@@ -371,7 +394,7 @@ Operand Parser::operand(Function& f, Instruction& inst) {
     return o;
   }
   o.symbol = symbol_index(v.text);
-  if (o.symbol < 0) fail(v, "unknown symbol '" + std::string(v.text) + "'");
+  if (o.symbol < 0) unknown(v, "unknown symbol '" + std::string(v.text) + "'");
   o.kind = OperandKind::Symbol;
   if (accept('+')) o.imm = expect_integer("an offset");
   return o;
@@ -388,7 +411,7 @@ void Parser::call_operands(Function& f, Instruction& inst) {
       if (p.kind != TokenKind::Ident) fail(p, "expected a parameter name");
       next();
       int id = symbol_index(p.text);
-      if (id < 0) fail(p, "unknown parameter '" + std::string(p.text) + "'");
+      if (id < 0) unknown(p, "unknown parameter '" + std::string(p.text) + "'");
       out.push_back(id);
       if (accept(')')) return;
       expect(',', "between call parameters");
@@ -404,12 +427,13 @@ void Parser::call_operands(Function& f, Instruction& inst) {
   if (register_index(callee) != kNoReg) {
     // An indirect call through a register: not supported when run.
     inst.opcode = Opcode::Unsupported;
+    inst.unsupported_reason = "an indirect call (through a register) is not emulated";
     skip_to_semicolon();
     pos_ -= 1;  // leave the ';' for the caller
     return;
   }
   auto it = function_index_.find(std::string(callee.text));
-  if (it == function_index_.end()) fail(callee, "unknown function '" + std::string(callee.text) + "'");
+  if (it == function_index_.end()) unknown(callee, "unknown function '" + std::string(callee.text) + "'");
   site.callee = it->second;
   if (accept(',')) {
     param_list(site.arguments);

@@ -94,11 +94,24 @@ inline constexpr std::uint32_t CarryOut = 1u << 20;    // add.cc, mad.lo.cc, add
 inline constexpr std::uint32_t SatFinite = 1u << 21;   // cvt.satfinite
 }  // namespace flag
 
+// Special registers (ptx/special_registers.def): %tid.x is {Tid, component 0},
+// %envreg7 {Envreg, 7}, %pm3_64 {Pm64, 3}, %reserved_smem_offset_1 {ReservedSmemOffset, 1}.
 enum class Sreg : std::uint8_t {
-  Tid, Ntid, Ctaid, Nctaid, Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid, Clock, Clock64,
-  LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt, Globaltimer,
-  DynamicSmemSize, TotalSmemSize, ClusterCtarank, ClusterNctarank
+#define PTX_SREG(name, text, shape, count, bits) name,
+#include "ptx/special_registers.def"
+#undef PTX_SREG
+  kCount
 };
+enum class SregShape : std::uint8_t { Scalar, Vector, Indexed, Indexed64 };
+
+// The register a name such as "%envreg7" or "%tid" (its .x/.y/.z is a separate token)
+// names: the register and its component (the index of an Indexed one), or nullopt.
+std::optional<std::pair<Sreg, std::uint8_t>> find_sreg(std::string_view name);
+// "%tid.y", "%envreg7", "%pm3_64", "%laneid".
+std::string sreg_name(Sreg s, std::uint8_t component);
+SregShape sreg_shape(Sreg s);
+int sreg_count(Sreg s);  // indexes of an Indexed register; 0 otherwise
+int sreg_bits(Sreg s);   // 32, 64; 1 for %is_explicit_cluster
 
 enum class OperandKind : std::uint8_t {
   None,
@@ -173,6 +186,8 @@ struct Instruction {
   std::string text;  // the opcode with its modifiers as written: "ld.global.nc.v4.f32"
   TensorInfo tensor;  // mma, wmma.*, wgmma.mma_async: shape, layouts, element types
   std::vector<std::uint32_t> wide_regs;  // registers of vector operands longer than 4
+  // Unsupported: why, when more than the opcode is unknown ("unknown register '%foo'").
+  std::string unsupported_reason;
 
   bool has(std::uint32_t f) const { return (flags & f) != 0; }
   const Operand& op(int i) const { return operands[static_cast<std::size_t>(i)]; }
@@ -222,6 +237,8 @@ struct Function {
   std::vector<CallSite> calls;   // Instruction call operand 0's imm indexes this
   std::array<int, 3> reqntid{0, 0, 0};
   std::array<int, 3> maxntid{0, 0, 0};
+  std::array<int, 3> reqnctapercluster{0, 0, 0};  // .reqnctapercluster; 0: none
+  bool explicit_cluster = false;                 // .explicitcluster
   int ptx_line = 0;
 };
 

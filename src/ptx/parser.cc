@@ -54,7 +54,13 @@ std::int64_t Parser::expect_integer(std::string_view what) {
   return negative ? -v : v;
 }
 
-void Parser::fail(const Token& at, const std::string& message) const {
+void Parser::fail(const Token& at, const std::string& message) const { throw ParseFailure{error_at(at, message)}; }
+
+void Parser::unknown(const Token& at, const std::string& message) const {
+  throw UnknownConstruct{error_at(at, message)};
+}
+
+Error Parser::error_at(const Token& at, const std::string& message) const {
   Error e;
   e.message = message;
   e.where = SourcePosition{module_.path, at.line, at.column};
@@ -70,7 +76,7 @@ void Parser::fail(const Token& at, const std::string& message) const {
   }
   std::size_t end = source_.find('\n', start);
   e.source_line = std::string(source_.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-  throw ParseFailure{std::move(e)};
+  return e;
 }
 
 void Parser::skip_line(int line) {
@@ -80,6 +86,22 @@ void Parser::skip_line(int line) {
 void Parser::skip_to_semicolon() {
   while (peek().kind != TokenKind::End && !peek().is(';')) next();
   accept(';');
+}
+
+void Parser::skip_statement() {
+  // Vector operands hold braces ({%r1, %r2}); a ';' inside them, or a '}' that closes
+  // nothing, means the statement lost its own ';'.
+  const Token& first = peek();
+  int depth = 0;
+  for (;;) {
+    const Token& t = peek();
+    if (t.kind == TokenKind::End) fail(first, "expected ';' at the end of the statement");
+    if ((t.is(';') && depth > 0) || (t.is('}') && depth == 0)) fail(t, "expected ';' at the end of the statement");
+    next();
+    if (t.is(';')) return;
+    if (t.is('{')) ++depth;
+    if (t.is('}')) --depth;
+  }
 }
 
 void Parser::skip_braced_block() {
@@ -228,8 +250,8 @@ void Parser::function(bool is_entry, int decl_line) {
   // Performance directives and attributes.
   while (peek().kind == TokenKind::Dot) {
     const Token& d = next();
-    if (d.text == ".maxntid" || d.text == ".reqntid") {
-      auto& dims = d.text == ".maxntid" ? fn.maxntid : fn.reqntid;
+    if (d.text == ".maxntid" || d.text == ".reqntid" || d.text == ".reqnctapercluster") {
+      auto& dims = d.text == ".maxntid" ? fn.maxntid : d.text == ".reqntid" ? fn.reqntid : fn.reqnctapercluster;
       dims = {1, 1, 1};
       for (int i = 0; i < 3; ++i) {
         dims[static_cast<std::size_t>(i)] = static_cast<int>(expect_integer("a thread count"));
@@ -237,12 +259,14 @@ void Parser::function(bool is_entry, int decl_line) {
       }
     } else if (d.text == ".pragma") {
       skip_to_semicolon();
-    } else if (d.text == ".noreturn" || d.text == ".explicitcluster") {
+    } else if (d.text == ".explicitcluster") {
+      fn.explicit_cluster = true;
+    } else if (d.text == ".noreturn") {
     } else if (d.text == ".attribute") {
       expect('(', "after .attribute");
       while (!accept(')')) next();
     } else {
-      // .minnctapersm N, .maxnreg N, .maxclusterrank N, .reqnctapercluster X,Y,Z ...
+      // .minnctapersm N, .maxnreg N, .maxclusterrank N ...
       if (peek().kind == TokenKind::Integer) {
         expect_integer("a number");
         while (accept(',')) expect_integer("a number");
@@ -331,10 +355,11 @@ void Parser::statement(Function& f, int function_index) {
     return;
   }
   if (t.kind == TokenKind::Ident && peek(1).is(':')) {
-    // A label, or "prototype_0 : .callprototype ..." (indirect-call prototypes).
+    // A label, or "prototype_0 : .callprototype ..." (indirect-call prototypes), or a
+    // jump or call table for brx.idx / an indirect call ("$L_brx_0: .branchtargets ...").
     next();
     next();
-    if (peek().is_dot(".callprototype")) {
+    if (peek().is_dot(".callprototype") || peek().is_dot(".branchtargets") || peek().is_dot(".calltargets")) {
       skip_to_semicolon();
       return;
     }
@@ -370,7 +395,8 @@ void Parser::statement(Function& f, int function_index) {
       variable_decl(space, false, function_index, false);
       return;
     }
-    fail(t, "unknown directive '" + std::string(d) + "' in a function body");
+    unsupported_statement(f, pos_, "unknown directive '" + std::string(d) + "' in a function body");
+    return;
   }
   instruction(f, function_index);
 }
@@ -383,6 +409,8 @@ Expected<Module> parse(std::string_view source, std::string path) {
     return parser.run();
   } catch (detail::ParseFailure& failure) {
     return std::move(failure.error);
+  } catch (detail::UnknownConstruct& unknown) {
+    return std::move(unknown.error);
   }
 }
 

@@ -21,6 +21,14 @@ struct ParseFailure {
   Error error;
 };
 
+// Thrown for a well-formed statement the parser does not know (an unknown register or
+// symbol, an operand form the IR has no room for). Inside a function body the statement
+// becomes an Unsupported instruction (an error only if a warp reaches it); anywhere else
+// parse() reports it like a ParseFailure.
+struct UnknownConstruct {
+  Error error;
+};
+
 class Parser {
  public:
   Parser(std::string_view source, std::string path);
@@ -35,6 +43,8 @@ class Parser {
   std::string_view expect_ident(std::string_view what);
   std::int64_t expect_integer(std::string_view what);
   [[noreturn]] void fail(const Token& at, const std::string& message) const;
+  [[noreturn]] void unknown(const Token& at, const std::string& message) const;
+  Error error_at(const Token& at, const std::string& message) const;
   void skip_line(int line);
   void skip_to_semicolon();
   void skip_braced_block();
@@ -52,6 +62,11 @@ class Parser {
 
   // Instructions (instruction_parser.cc).
   void instruction(Function& f, int function_index);
+  void decode_instruction(Function& f, int function_index);
+  // The statement from the token at `start` to its ';' as an Unsupported instruction.
+  void unsupported_statement(Function& f, std::size_t start, std::string reason);
+  // Past this statement's ';'; an unbalanced brace or the end of file first is a syntax error.
+  void skip_statement();
   bool apply_modifier(Instruction& inst, std::string_view mod);
   Operand operand(Function& f, Instruction& inst);
   Operand address_operand();

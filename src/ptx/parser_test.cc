@@ -199,14 +199,92 @@ TEST(Parser, InlinedAtChainKeepsInnerAndOuter) {
 }
 
 TEST(Parser, SyntaxErrorHasLineColumnAndSourceLine) {
-  const char* src = ".version 8.0\n.target sm_90\n.visible .entry k()\n{\n\tadd.s32 %r1, %r2\n}\n";
+  const char* src = ".version 8.0\n.target sm_90\n.visible .entry k()\n{\n.reg .b32 %r<4>;\n\tadd.s32 %r1, %r2 %r3;\n}\n";
   auto m = parse(src, "bad.ptx");
   ASSERT_FALSE(m);
   EXPECT_EQ(m.error().where.file, "bad.ptx");
-  EXPECT_EQ(m.error().where.line, 5);
-  EXPECT_EQ(m.error().where.column, 10);
-  EXPECT_EQ(m.error().message, "unknown register '%r1'");
-  EXPECT_EQ(m.error().source_line, "\tadd.s32 %r1, %r2");
+  EXPECT_EQ(m.error().where.line, 6);
+  EXPECT_EQ(m.error().where.column, 19);
+  EXPECT_EQ(m.error().message, "expected ';' at the end of the instruction, got '%r3'");
+  EXPECT_EQ(m.error().source_line, "\tadd.s32 %r1, %r2 %r3;");
+}
+
+// A statement that is well formed but names what the parser does not know stays in the
+// body as an Unsupported instruction with its reason: the module, and every other kernel
+// of it, still parse (a run fails only if a warp reaches one).
+TEST(Parser, UnknownConstructsInABodyBecomeUnsupportedInstructions) {
+  const char* src = R"(.version 8.7
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	mov.u32 %r1, %frobnicated_sreg;
+	@%p1 bra $L__done;
+	.frobnicate 3, 4;
+	add.s32 %r2, %r1, no_such_symbol;
+	@%q7 mov.u32 %r3, 1;
+	st.global.v8.b32 [%r1], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r0};
+	prmt.b32 %r1, %r1, %r2, %r3, %r4, %r5, %r6;
+$L__done:
+	ret;
+}
+.visible .entry other()
+{
+	ret;
+}
+)";
+  auto m = parse(src, "u.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  ASSERT_EQ(m->functions.size(), 2u);
+  const Function& k = m->functions[0];
+  ASSERT_EQ(k.body.size(), 8u);
+  struct Expect {
+    int index;
+    const char* text;
+    int line;
+    const char* reason;
+  };
+  const Expect want[] = {
+      {0, "mov.u32", 8, "unknown register '%frobnicated_sreg'"},
+      {2, ".frobnicate", 10, "unknown directive '.frobnicate' in a function body"},
+      {3, "add.s32", 11, "unknown symbol 'no_such_symbol'"},
+      {4, "mov.u32", 12, "unknown register '%q7'"},
+      {5, "st.global.v8.b32", 13, "the modifier '.v8' is not known"},
+      {6, "prmt.b32", 14, "more than 6 operands"},
+  };
+  for (const Expect& e : want) {
+    const Instruction& inst = k.body[static_cast<std::size_t>(e.index)];
+    EXPECT_EQ(inst.opcode, Opcode::Unsupported) << e.text;
+    EXPECT_EQ(inst.text, e.text);
+    EXPECT_EQ(inst.ptx_line, e.line) << e.text;
+    EXPECT_EQ(inst.unsupported_reason, e.reason);
+  }
+  // The branch before the unknown statements still finds its label.
+  EXPECT_EQ(k.body[1].opcode, Opcode::Bra);
+  EXPECT_EQ(k.body[1].op(0).imm, 7);
+  EXPECT_EQ(k.body[7].opcode, Opcode::Ret);
+}
+
+// An unknown statement still needs its ';': a missing one is a syntax error, reported
+// where the statement runs into the block's end.
+TEST(Parser, AnUnknownStatementWithoutItsSemicolonIsASyntaxError) {
+  auto m = parse(".visible .entry k()\n{\n\tmov.u32 %r1, %nothing\n}\n", "s.ptx");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().where.line, 4);
+  EXPECT_EQ(m.error().message, "expected ';' at the end of the statement");
+}
+
+TEST(Parser, ClusterDirectives) {
+  auto m = parse(".version 8.7\n.target sm_90a\n.visible .entry k() .reqnctapercluster 2, 1, 1\n{\nret;\n}\n"
+                 ".visible .entry e() .explicitcluster .maxclusterrank 8\n{\nret;\n}\n",
+                 "c.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  EXPECT_EQ(m->functions[0].reqnctapercluster, (std::array<int, 3>{2, 1, 1}));
+  EXPECT_FALSE(m->functions[0].explicit_cluster);
+  EXPECT_TRUE(m->functions[1].explicit_cluster);
+  EXPECT_EQ(m->functions[1].reqnctapercluster, (std::array<int, 3>{0, 0, 0}));
 }
 
 TEST(Parser, MissingSemicolon) {
