@@ -222,5 +222,18 @@ TEST(Semantics, MatrixLoadStoreRoundTrip) {
   for (int l = 0; l < 32; ++l) EXPECT_EQ(v[static_cast<std::size_t>(l)], 1u) << l;
 }
 
+// A warp that spins on memory another warp sets (as cooperative groups' barrier_wait
+// does across warps) must let that warp run: warp 0 waits for warp 1's flag, then stores it.
+TEST(Semantics, SpinWaitOnAnotherWarpEnds) {
+  auto v = run_body(
+      "\tmov.u64 %rd4, flag;\n\tsetp.ge.u32 %p1, %r0, 32;\n\t@%p1 bra $L__producer;\n"
+      "$L__spin:\n\tld.volatile.global.u32 %r2, [%rd4];\n\tsetp.eq.u32 %p2, %r2, 0;\n\t@%p2 bra $L__spin;\n"
+      "\tcvt.u64.u32 %rd3, %r2;\n\tst.global.u64 [%rd1], %rd3;\n\tbra $L__end;\n"
+      "$L__producer:\n\tst.volatile.global.u32 [%rd4], 77;\n$L__end:",
+      ".global .align 4 .u32 flag;", 64);
+  ASSERT_EQ(v.size(), 64u);
+  for (int l = 0; l < 32; ++l) EXPECT_EQ(v[static_cast<std::size_t>(l)], 77u) << l;
+}
+
 }  // namespace
 }  // namespace warpscope::emu
