@@ -218,6 +218,11 @@ class Linker {
       auto data = memory_.bytes(self);
       if (offset + 8 <= data.size()) std::memcpy(data.data() + offset, &a, 8);
     }
+    for (const auto& [offset, function] : v.init_functions) {
+      const std::uint64_t a = function_address(function);
+      auto data = memory_.bytes(self);
+      if (offset + 8 <= data.size()) std::memcpy(data.data() + offset, &a, 8);
+    }
     return self;
   }
 
@@ -277,6 +282,7 @@ class Linker {
         case OperandKind::Sreg:
           if (is_clock(o.sreg)) reads_clock = true;
           return sreg_row(o.sreg, o.component);
+        case OperandKind::FunctionAddress: return constant_row(function_address(static_cast<int>(o.imm)));
         case OperandKind::Symbol: {
           auto a = symbol_address(o.symbol);
           if (!a) return a.error();

@@ -111,6 +111,18 @@ TEST(Semantics, InitializerAddressesAndTestp) {
   EXPECT_EQ(v[1], 106u);
 }
 
+// Function addresses: a table of function pointers (the FunctionPointers sample's
+// `.global .u64 p = f;`, vtables) and `mov.u64 %rd, f` read the same nonzero value, one
+// per function.
+TEST(Semantics, FunctionAddresses) {
+  auto v = run_body(
+      "\tmov.u64 %rd3, fptrs;\n\tld.global.u64 %rd4, [%rd3+8];\n\tmov.u64 %rd5, f2;\n\tld.global.u64 %rd6, [%rd3];\n"
+      "\tsetp.eq.u64 %p1, %rd4, %rd5;\n\tsetp.ne.and.u64 %p1, %rd6, %rd5, %p1;\n\tsetp.ne.and.u64 %p1, %rd6, 0, %p1;\n"
+      "\tselp.u64 %rd7, 1, 0, %p1;\n\tst.global.u64 [%rd1], %rd7;",
+      ".func f1();\n.func f2();\n.global .align 8 .u64 fptrs[2] = {f1, f2};");
+  EXPECT_EQ(v[0], 1u);
+}
+
 TEST(Semantics, NamedBarrierWithCount) {
   // Warps 0 and 1 sync on barrier 1 (64 threads); warp 2 never does.
   auto v = run_body(

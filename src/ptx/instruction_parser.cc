@@ -394,7 +394,13 @@ Operand Parser::operand(Function& f, Instruction& inst) {
     return o;
   }
   o.symbol = symbol_index(v.text);
-  if (o.symbol < 0) unknown(v, "unknown symbol '" + std::string(v.text) + "'");
+  if (o.symbol < 0) {
+    auto function = function_index_.find(std::string(v.text));
+    if (function == function_index_.end()) unknown(v, "unknown symbol '" + std::string(v.text) + "'");
+    o.kind = OperandKind::FunctionAddress;
+    o.imm = function->second;
+    return o;
+  }
   o.kind = OperandKind::Symbol;
   if (accept('+')) o.imm = expect_integer("an offset");
   return o;

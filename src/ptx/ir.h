@@ -122,7 +122,8 @@ enum class OperandKind : std::uint8_t {
            // registers (mma, wgmma accumulators) keeps them in Instruction::wide_regs from
            // index imm: read them with Instruction::vec_reg
   Label,   // imm = instruction index in the function
-  Func,    // imm = function index
+  Func,    // call target: imm = index into Function::calls
+  FunctionAddress,  // a function's name as a value (mov.u64 %rd, f): imm = function index
   Sreg,    // sreg, component (0..2 for .x .y .z)
   Symbol,  // the address of `symbol` (mov.u32 %r, smem), plus imm
 };
@@ -218,6 +219,9 @@ struct Variable {
   std::vector<std::uint8_t> init;  // initializer bytes (may be shorter than size)
   // Addresses in the initializer: {byte offset, variable} (generic(x) or x); 8 bytes each.
   std::vector<std::pair<std::uint64_t, int>> init_addresses;
+  // Function addresses in the initializer (vtables, tables of function pointers):
+  // {byte offset, function index}; 8 bytes each.
+  std::vector<std::pair<std::uint64_t, int>> init_functions;
   int ptx_line = 0;
 };
 

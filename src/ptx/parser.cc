@@ -120,9 +120,16 @@ Module Parser::run() {
   while (peek().kind != TokenKind::End) top_level();
   symbol_scopes_.clear();
   for (const PendingAddress& p : pending_addresses_) {
+    Variable& v = module_.variables[static_cast<std::size_t>(p.variable)];
     int id = symbol_index(p.symbol.text);
-    if (id < 0) fail(p.symbol, "unknown symbol '" + std::string(p.symbol.text) + "' in an initializer");
-    module_.variables[static_cast<std::size_t>(p.variable)].init_addresses.emplace_back(p.offset, id);
+    if (id >= 0) {
+      v.init_addresses.emplace_back(p.offset, id);
+      continue;
+    }
+    auto function = function_index_.find(std::string(p.symbol.text));
+    if (function == function_index_.end())
+      fail(p.symbol, "unknown symbol '" + std::string(p.symbol.text) + "' in an initializer");
+    v.init_functions.emplace_back(p.offset, function->second);
   }
   return std::move(module_);
 }
