@@ -4,7 +4,10 @@
 // Each lane's address is resolved to a state space and a host pointer first (generic
 // addresses through the windows of memory.h), with bounds and alignment checked; then
 // the data moves; then the lanes that touched shared or global memory become events.
+#include <algorithm>
+#include <array>
 #include <atomic>
+#include <bit>
 #include <cstring>
 
 #include "emu/exec.h"
@@ -182,22 +185,53 @@ bool exec_matrix(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
   return true;
 }
 
-// cp.async.ca/cg.shared.global [dst], [src], cp-size{, src-size}: a copy, published as a
-// global read and a shared write.
+// cp.async.ca/cg.shared.global [dst], [src], cp-size{, src-size | , ignore-src}: a copy,
+// published as a global read and a shared write. A lane reads src-size bytes (the rest
+// of cp-size is zero-filled), none when src-size is 0 or ignore-src is true: such a
+// lane's source is neither checked nor counted (Triton points masked-off lanes past the
+// end). A lane that reads part of its chunk counts as the whole chunk: an aligned chunk
+// of 4, 8 or 16 bytes lies in one sector either way.
 bool exec_cp_async(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
   if (op.nsrc < 1 || op.addr2 == kNoRow) return unsupported(op, w, mask, ctx);
   int first = std::countr_zero(mask == 0 ? 1u : mask);
   auto size = static_cast<int>(w.row(op.src[0])[first]);
   if (size != 4 && size != 8 && size != 16) return unsupported(op, w, mask, ctx);
-  LaneAccess src, dst;
-  if (!resolve(op, ptx::Space::Global, op.addr2, op.offset2, size, Intent::Read, w, mask, ctx, src)) return false;
-  if (!resolve(op, ptx::Space::Shared, op.addr, op.offset, size, Intent::Write, w, mask, ctx, dst)) return false;
-  const std::uint64_t* src_size = op.nsrc > 1 ? w.row(op.src[1]) : nullptr;
+  const std::uint64_t* fourth = op.nsrc > 1 ? w.row(op.src[1]) : nullptr;
+  std::array<int, 32> bytes{};
+  std::uint32_t reading = 0;
   for_lanes(mask, [&](int l) {
-    int n = src_size ? static_cast<int>(src_size[l]) : size;
-    if (n > size) n = size;
-    std::memcpy(dst.ptr[l], src.ptr[l], static_cast<std::size_t>(n));
-    if (n < size) std::memset(dst.ptr[l] + n, 0, static_cast<std::size_t>(size - n));
+    std::uint64_t n = static_cast<std::uint64_t>(size);
+    if (fourth != nullptr) n = op.cp_async_ignore_src ? (fourth[l] != 0 ? 0 : n) : std::min(fourth[l], n);
+    bytes[static_cast<std::size_t>(l)] = static_cast<int>(n);
+    if (n > 0) reading |= 1u << l;
+  });
+  LaneAccess src, dst;
+  src.mask = reading;
+  src.shared_lanes = src.global_lanes = 0;
+  // The reading lanes, resolved in groups of one byte count (bounds are checked for the
+  // bytes read): one group unless src-size differs between lanes.
+  for (std::uint32_t left = reading; left != 0;) {
+    const int n = bytes[static_cast<std::size_t>(std::countr_zero(left))];
+    std::uint32_t group = 0;
+    for_lanes(left, [&](int l) {
+      if (bytes[static_cast<std::size_t>(l)] == n) group |= 1u << l;
+    });
+    LaneAccess part;
+    if (!resolve(op, ptx::Space::Global, op.addr2, op.offset2, n, Intent::Read, w, group, ctx, part)) return false;
+    for_lanes(group, [&](int l) {
+      src.ptr[static_cast<std::size_t>(l)] = part.ptr[static_cast<std::size_t>(l)];
+      src.addr[static_cast<std::size_t>(l)] = part.addr[static_cast<std::size_t>(l)];
+      src.where[static_cast<std::size_t>(l)] = part.where[static_cast<std::size_t>(l)];
+    });
+    if (src.global_lanes == 0) src.buffer = part.buffer;
+    src.global_lanes |= part.global_lanes;
+    left &= ~group;
+  }
+  if (!resolve(op, ptx::Space::Shared, op.addr, op.offset, size, Intent::Write, w, mask, ctx, dst)) return false;
+  for_lanes(mask, [&](int l) {
+    const int n = bytes[static_cast<std::size_t>(l)];
+    if (n > 0) std::memcpy(dst.ptr[static_cast<std::size_t>(l)], src.ptr[static_cast<std::size_t>(l)], static_cast<std::size_t>(n));
+    if (n < size) std::memset(dst.ptr[static_cast<std::size_t>(l)] + n, 0, static_cast<std::size_t>(size - n));
   });
   publish(op, w, src, model::MemOp::SharedLoad, model::MemOp::GlobalLoad, size, ctx, true);
   publish(op, w, dst, model::MemOp::SharedStore, model::MemOp::GlobalStore, size, ctx, true);

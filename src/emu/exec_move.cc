@@ -1,5 +1,6 @@
 // exec_move.cc: mov (incl. pack/unpack of vectors), cvt between every integer and float
-// type with PTX's rounding modes and saturation, cvta and isspacep (see memory.h).
+// type with PTX's rounding modes and saturation, cvta and isspacep (see memory.h),
+// createpolicy.
 #include <cfenv>
 #include <cmath>
 #include <limits>
@@ -195,6 +196,13 @@ bool exec_move(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
         std::uint64_t v = to ? a[l] - base : (narrow ? static_cast<std::uint32_t>(a[l]) : a[l]) + base;
         d[l] = narrow ? static_cast<std::uint32_t>(v) : v;
       });
+      ok = true;
+      break;
+    }
+    case Opcode::Createpolicy: {
+      // A cache policy only steers L2 eviction, never an address: every policy reads 0.
+      std::uint64_t* d = w.row(op.dst[0]);
+      for_lanes(mask, [&](int l) { d[l] = 0; });
       ok = true;
       break;
     }

@@ -34,7 +34,7 @@ Shape shape_of(const Op& op) {
       return {1, 1, 0};
     case Opcode::Setp: return {1, 2, 0};
     case Opcode::Shfl: return {1, 3, 0};
-    case Opcode::Activemask: return {1, 0, 0};
+    case Opcode::Activemask: case Opcode::Createpolicy: return {1, 0, 0};
     case Opcode::Ld: case Opcode::Ldu: case Opcode::LdMatrix: return {v, 0, 1};
     case Opcode::St: case Opcode::StMatrix: return {0, v, 1};
     case Opcode::Atom: return {1, op.subop == ptx::SubOp::Cas ? 2 : 1, 1};

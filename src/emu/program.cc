@@ -355,7 +355,15 @@ class Linker {
       }
       i = 1;
     }
-    for (; i < inst.num_operands; ++i) {
+    // .L2::cache_hint's last operand is a cache policy: it steers L2, never an address.
+    const int operands = inst.num_operands - (inst.has(ptx::flag::CacheHint) && inst.num_operands > i ? 1 : 0);
+    // cp.async's fourth operand is src-size, or ignore-src when it is a predicate.
+    if (inst.opcode == Opcode::CpAsync && operands > 3) {
+      const ptx::Operand& o = inst.op(3);
+      op.cp_async_ignore_src = o.kind == OperandKind::Reg && o.reg[0] < fn.registers.size() &&
+                               fn.registers[o.reg[0]].type == Type::Pred;
+    }
+    for (; i < operands; ++i) {
       const ptx::Operand& o = inst.op(i);
       if (o.kind == OperandKind::Addr) {
         std::uint32_t row = o.reg[0] == ptx::kNoReg ? p_.zero_row : base + o.reg[0];

@@ -40,6 +40,7 @@ struct Op {
   bool guard_negated = false;
   bool reads_clock = false;      // a source is a clock (%clock, %clock64, %globaltimer, ...)
   bool polls = false;            // reads what other warps may change (see block.h: yields)
+  bool cp_async_ignore_src = false;  // cp.async: src[1] is ignore-src (a predicate), not src-size
   std::uint8_t negated_src = 0;  // bit k: source k is a negated predicate (!%p)
   std::uint32_t flags = 0;
   std::uint32_t guard = kNoRow;

@@ -86,6 +86,9 @@ const std::unordered_map<std::string_view, Modifier>& modifier_table() {
       {"L1::evict_unchanged", {ModKind::Ignore, 0}}, {"L1::no_allocate", {ModKind::Ignore, 0}},
       {"L2::evict_normal", {ModKind::Ignore, 0}}, {"L2::evict_last", {ModKind::Ignore, 0}},
       {"L2::evict_first", {ModKind::Ignore, 0}}, {"L2::64B", {ModKind::Ignore, 0}},
+      {"L2::evict_unchanged", {ModKind::Ignore, 0}}, {"L2::cache_hint", {ModKind::Flag, flag::CacheHint}},
+      {"fractional", {ModKind::Ignore, 0}},    {"range", {ModKind::Ignore, 0}},  // createpolicy
+      {"cvt", {ModKind::Ignore, 0}},
       {"L2::128B", {ModKind::Ignore, 0}},      {"L2::256B", {ModKind::Ignore, 0}},
       {"f4e", {ModKind::SubOp, unsigned(SubOp::F4e)}}, {"b4e", {ModKind::SubOp, unsigned(SubOp::B4e)}},
       {"rc8", {ModKind::SubOp, unsigned(SubOp::Rc8)}},  {"ecl", {ModKind::SubOp, unsigned(SubOp::Ecl)}},

@@ -63,6 +63,7 @@ bool writes_first_operand(Opcode op) {
     case Opcode::BarrierArrive: case Opcode::Prefetch: case Opcode::Prefetchu:
     case Opcode::CpAsyncWait: case Opcode::Nanosleep: case Opcode::BarWarpSync:
     case Opcode::WmmaStore: case Opcode::WgmmaFence: case Opcode::WgmmaCommit: case Opcode::WgmmaWait:
+    case Opcode::Discard: case Opcode::Applypriority:
       return false;
     default:
       return true;

@@ -92,6 +92,7 @@ inline constexpr std::uint32_t ResultUnused = 1u << 18;  // atom whose destinati
 inline constexpr std::uint32_t Relu = 1u << 19;        // cvt.relu / max.relu
 inline constexpr std::uint32_t CarryOut = 1u << 20;    // add.cc, mad.lo.cc, addc.cc
 inline constexpr std::uint32_t SatFinite = 1u << 21;   // cvt.satfinite
+inline constexpr std::uint32_t CacheHint = 1u << 22;   // .L2::cache_hint: the last operand is a cache policy
 }  // namespace flag
 
 // Special registers (ptx/special_registers.def): %tid.x is {Tid, component 0},

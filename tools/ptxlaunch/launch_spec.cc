@@ -10,6 +10,7 @@ namespace ptxlaunch {
 const char* const kUsage =
     "usage: ptxlaunch FILE.ptx --kernel K --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "                 [--dyn-smem BYTES] [--arg SPEC]... [--repeat N] [--seed S] [--device D] [--dry-run]\n"
+    "                 [--dump DIR]   (buffers after the first launch: DIR/arg<i>.bin)\n"
     "       ptxlaunch FILE.ptx --list\n"
     "       ptxlaunch --batch FILE   (one launch per line, 'NAME FILE.ptx --kernel ...', in one process)\n"
     "SPEC, in the kernel's parameter order:\n"
@@ -162,6 +163,7 @@ LaunchSpec ParseCommandLine(const std::vector<std::string>& argv) {
     else if (option == "--device") spec.device = int(ParseUnsigned("--device", next(), 1024));
     else if (option == "--list") spec.list_kernels = true;
     else if (option == "--dry-run") spec.dry_run = true;
+    else if (option == "--dump") spec.dump_dir = next();
     else if (option == "--help" || option == "-h") throw Error(kUsage);
     else if (option.rfind("-", 0) == 0) throw Error("unknown option '" + option + "'\n" + kUsage);
     else if (spec.ptx_path.empty()) spec.ptx_path = option;

@@ -3,6 +3,8 @@
 //   ptxlaunch FILE.ptx --kernel K --grid X[,Y[,Z]] --block X[,Y[,Z]]
 //             [--dyn-smem BYTES] [--arg SPEC]... [--repeat N] [--seed S] [--device D]
 //             [--dry-run]   (check the launch against the PTX, touch no GPU)
+//             [--dump DIR]  (after the first launch, write each buffer argument's bytes to
+//                            DIR/arg<i>.bin, i from 0 in parameter order)
 //   ptxlaunch FILE.ptx --list   (print the PTX's kernels and parameter types)
 //
 // SPEC, in the kernel's parameter order:
@@ -55,6 +57,7 @@ struct LaunchSpec {
   int device = 0;
   bool dry_run = false;       // --dry-run: check everything that needs no GPU, launch nothing
   bool list_kernels = false;  // --list: print the PTX's kernels and parameters, launch nothing
+  std::string dump_dir;       // --dump DIR: buffers after the first launch, DIR/arg<i>.bin
 };
 
 ArgSpec ParseArgSpec(const std::string& text);

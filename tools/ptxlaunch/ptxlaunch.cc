@@ -112,6 +112,24 @@ void FillArguments(const LaunchSpec& spec, std::vector<ParamSlot>& slots) {
   }
 }
 
+// Each buffer argument's bytes after the launch, as DIR/arg<i>.bin (probe kernels write
+// the values they read there: special registers, where the reserved shared memory is).
+void DumpBuffers(const LaunchSpec& spec, const std::vector<ParamSlot>& slots) {
+  for (size_t i = 0; i < spec.args.size(); ++i) {
+    const ArgSpec& arg = spec.args[i];
+    if (arg.kind != ArgKind::Buffer && arg.kind != ArgKind::File) continue;
+    const size_t bytes = arg.kind == ArgKind::Buffer ? arg.bytes : ReadFile(arg.path).size();
+    std::vector<unsigned char> data(bytes);
+    CHECK(cuMemcpyDtoH(data.data(), slots[i].buffer, bytes));
+    const std::string path = spec.dump_dir + "/arg" + std::to_string(i) + ".bin";
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (f == nullptr) throw Error("--dump: cannot write '" + path + "'");
+    const bool ok = std::fwrite(data.data(), 1, bytes, f) == bytes;
+    if (std::fclose(f) != 0 || !ok) throw Error("--dump: cannot write '" + path + "'");
+    std::fprintf(stderr, "ptxlaunch: wrote %s (%zu bytes)\n", path.c_str(), bytes);
+  }
+}
+
 void CheckLaunchLimits(CUfunction function, const LaunchSpec& spec) {
   int max_threads = 0, static_smem = 0;
   CHECK(cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function));
@@ -179,6 +197,7 @@ void LaunchOne(const LaunchSpec& spec, const PtxEntry& entry, const std::string&
   };
   launch();
   CHECK(cuCtxSynchronize());
+  if (!spec.dump_dir.empty()) DumpBuffers(spec, slots);
   CUevent begin, end;
   CHECK(cuEventCreate(&begin, CU_EVENT_DEFAULT));
   CHECK(cuEventCreate(&end, CU_EVENT_DEFAULT));
