@@ -321,6 +321,54 @@ TEST(Parser, RealNvccOutput) {
   }
 }
 
+// Our own kernels that exercise the front end (corpus/frontend: special registers,
+// cooperative groups, cp.async zero-fill, nvcc's and Triton's cache-control forms):
+// every instruction decodes.
+TEST(Parser, FrontendCorpusDecodesEveryInstruction) {
+  for (const char* name : {"special_registers", "cp_async_zfill", "cache_hints", "triton_masked_pipelined_sum",
+                           "triton_cache_hints"}) {
+    std::string path = std::string(WARPSCOPE_SOURCE_DIR) + "/corpus/frontend/" + name + ".ptx";
+    auto m = parse_file(path);
+    ASSERT_TRUE(m) << m.error().render();
+    int instructions = 0;
+    for (const auto& f : m->functions)
+      for (const auto& inst : f.body) {
+        ++instructions;
+        EXPECT_NE(inst.opcode, Opcode::Unsupported)
+            << name << ": " << m->describe(inst) << " " << inst.text << ": " << inst.unsupported_reason;
+      }
+    EXPECT_GT(instructions, 20) << name;
+  }
+}
+
+// Cache-control forms as nvcc 13 and Triton 3.6 write them decode to their opcodes, with
+// .L2::cache_hint marked (its last operand is a policy, not data).
+TEST(Parser, CacheControlForms) {
+  auto m = parse(".version 8.7\n.target sm_90a\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                 ".reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                 "createpolicy.fractional.L2::evict_last.b64 %rd1, 1.0;\n"
+                 "@%p1 ld.global.L1::evict_last.L2::cache_hint.b32 { %r1 }, [ %rd2 + 0 ], %rd1;\n"
+                 "cp.async.cg.shared.global.L2::cache_hint [%r2], [%rd2], 16, %r3, %rd1;\n"
+                 "griddepcontrol.launch_dependents;\ngriddepcontrol.wait;\n"
+                 "discard.global.L2 [%rd2], 128;\napplypriority.global.L2::evict_normal [%rd2], 128;\n"
+                 "prefetch.global.L2::evict_last [%rd2];\nprefetchu.L1 [%rd2];\n"
+                 "ld.global.nc.L1::no_allocate.L2::256B.v4.f32 {%r1, %r2, %r3, %r4}, [%rd2];\n"
+                 "ret;\n}\n",
+                 "cc.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  const auto& b = m->functions[0].body;
+  const Opcode want[] = {Opcode::Createpolicy, Opcode::Ld, Opcode::CpAsync, Opcode::GriddepcontrolLaunchDependents,
+                         Opcode::GriddepcontrolWait, Opcode::Discard, Opcode::Applypriority, Opcode::Prefetch,
+                         Opcode::Prefetchu, Opcode::Ld, Opcode::Ret};
+  ASSERT_EQ(b.size(), std::size(want));
+  for (std::size_t i = 0; i < b.size(); ++i) EXPECT_EQ(b[i].opcode, want[i]) << b[i].text << ": " << b[i].unsupported_reason;
+  EXPECT_TRUE(b[1].has(flag::CacheHint));
+  EXPECT_TRUE(b[2].has(flag::CacheHint));
+  EXPECT_EQ(b[2].num_operands, 5);
+  EXPECT_FALSE(b[9].has(flag::CacheHint));
+  EXPECT_TRUE(b[9].has(flag::NonCoherent));
+}
+
 TEST(Parser, OpaqueHandlesAndVectorImmediates) {
   auto m = parse(".version 8.0\n.target sm_90\n.address_size 64\n.global .texref tex0;\n"
                  ".visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n.reg .f32 %f<2>;\n"
