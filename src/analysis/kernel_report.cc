@@ -1,6 +1,8 @@
 // kernel_report.cc: from per-instruction costs to per-line and per-kernel figures.
 #include "analysis/kernel_report.h"
 
+#include "support/kernel_name.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -65,7 +67,8 @@ std::string file_name(const ptx::Module& module, int file) {
 KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, const emu::LaunchConfig& launch,
                                  emu::RunReport& run, std::uint64_t blocks_total, const SourceLines& source_lines) {
   KernelReport r;
-  r.kernel = std::move(kernel);
+  r.kernel = kernel_display_name(kernel);
+  r.kernel_symbol = std::move(kernel);
   r.ptx_file = module.path;
   r.launch = launch;
   r.blocks_total = blocks_total;

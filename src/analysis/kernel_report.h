@@ -59,7 +59,8 @@ struct SourceFile {
 };
 
 struct KernelReport {
-  std::string kernel;
+  std::string kernel;         // demangled, as every writer prints it (support/kernel_name.h)
+  std::string kernel_symbol;  // the PTX entry's own (mangled) name
   std::string ptx_file;
   emu::LaunchConfig launch;
   std::string priced_from = "ptx";  // "ptx", or "sass" when ptxas/nvdisasm gave the machine code

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "support/kernel_name.h"
+
 namespace warpscope::emu {
 namespace {
 
@@ -37,7 +39,7 @@ Expected<std::vector<std::uint8_t>> read_file(const std::string& path) {
 Expected<Arguments> make_arguments(const ptx::Module& module, int kernel, const std::vector<std::string>& specs,
                                    GlobalMemory& memory, const FileReader& reader) {
   const ptx::Function& f = module.functions[static_cast<std::size_t>(kernel)];
-  auto params_text = [&] { return "kernel '" + f.name + "' takes " + describe_params(module, kernel); };
+  auto params_text = [&] { return "kernel '" + kernel_short_name(f.name) + "' takes " + describe_params(module, kernel); };
   if (specs.size() != f.params.size())
     return make_error(std::to_string(specs.size()) + " arguments given; " + params_text());
   Arguments out;
@@ -53,7 +55,8 @@ Expected<Arguments> make_arguments(const ptx::Module& module, int kernel, const 
     KernelArg arg;
     std::uint64_t buffer = 0;
     if (kind == "buf" || kind == "file") {
-      if (p.size != 8 || float_param) return bad("a buffer needs a 64-bit pointer parameter, '" + p.name + "' is not");
+      if (p.size != 8 || float_param)
+        return bad("a buffer needs a 64-bit pointer parameter, '" + param_name(module, kernel, i) + "' is not");
       std::string name = "arg" + std::to_string(i);
       if (kind == "buf") {
         std::uint64_t bytes = 0;
@@ -68,7 +71,7 @@ Expected<Arguments> make_arguments(const ptx::Module& module, int kernel, const 
     } else if (kind == "i32" || kind == "u32" || kind == "i64" || kind == "u64") {
       bool wide = kind[1] == '6';
       if (p.size != (wide ? 8u : 4u) || float_param)
-        return bad("parameter '" + p.name + "' is " + std::string(ptx::type_name(p.type)));
+        return bad("parameter '" + param_name(module, kernel, i) + "' is " + std::string(ptx::type_name(p.type)));
       bool ok;
       if (kind == "i32") {
         std::int32_t v;
@@ -93,7 +96,7 @@ Expected<Arguments> make_arguments(const ptx::Module& module, int kernel, const 
       if (!parse_double(value, v)) return bad("expected a number");
       bool wide = kind == "f64";
       if (p.size != (wide ? 8u : 4u) || (!float_param && p.type != ptx::Type::B32 && p.type != ptx::Type::B64))
-        return bad("parameter '" + p.name + "' is " + std::string(ptx::type_name(p.type)));
+        return bad("parameter '" + param_name(module, kernel, i) + "' is " + std::string(ptx::type_name(p.type)));
       arg = wide ? KernelArg::of(v) : KernelArg::of(static_cast<float>(v));
     } else {
       return bad("unknown kind '" + kind + "' (buf, file, i32, u32, i64, u64, f32, f64)");

@@ -11,6 +11,7 @@
 #include "emu/block.h"
 #include "emu/program.h"
 #include "emu/special_registers.h"
+#include "support/kernel_name.h"
 
 namespace warpscope::emu {
 namespace {
@@ -31,6 +32,12 @@ bool RunReport::failed() const {
                      [](const Diagnostic& d) { return d.severity == Diagnostic::Severity::Error; });
 }
 
+std::string param_name(const ptx::Module& module, int kernel, std::size_t i) {
+  const ptx::Variable& v =
+      module.variables[static_cast<std::size_t>(module.functions[static_cast<std::size_t>(kernel)].params[i])];
+  return v.source_name.empty() ? v.name : v.source_name;
+}
+
 std::string describe_params(const ptx::Module& module, int kernel) {
   std::string out;
   for (int id : module.functions[static_cast<std::size_t>(kernel)].params) {
@@ -38,7 +45,7 @@ std::string describe_params(const ptx::Module& module, int kernel) {
     if (!out.empty()) out += ", ";
     out += std::string(ptx::type_name(v.type));
     if (v.size != static_cast<std::uint64_t>(ptx::type_bits(v.type) / 8)) out += "[" + std::to_string(v.size) + " bytes]";
-    out += " " + v.name;
+    out += " " + (v.source_name.empty() ? v.name : v.source_name);
   }
   return out.empty() ? "no parameters" : out;
 }
@@ -52,16 +59,17 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   auto program = link(module, *kernel, memory);
   if (!program) return program.error();
   const Program& p = *program;
+  const std::string shown = kernel_short_name(p.name);  // how messages name the kernel
   const ptx::Function& fn = module.functions[static_cast<std::size_t>(*kernel)];
   if (fn.reqntid[0] > 0 && (static_cast<int>(config.block.x) != fn.reqntid[0] ||
                             static_cast<int>(config.block.y) != std::max(1, fn.reqntid[1]) ||
                             static_cast<int>(config.block.z) != std::max(1, fn.reqntid[2])))
-    return make_error("kernel '" + p.name + "' requires blocks of " + std::to_string(fn.reqntid[0]) + "x" +
+    return make_error("kernel '" + shown + "' requires blocks of " + std::to_string(fn.reqntid[0]) + "x" +
                       std::to_string(std::max(1, fn.reqntid[1])) + "x" + std::to_string(std::max(1, fn.reqntid[2])) +
                       " threads (.reqntid)");
   if (fn.maxntid[0] > 0 &&
       config.block.count() > std::uint64_t(fn.maxntid[0]) * std::max(1, fn.maxntid[1]) * std::max(1, fn.maxntid[2]))
-    return make_error("kernel '" + p.name + "' allows at most " +
+    return make_error("kernel '" + shown + "' allows at most " +
                       std::to_string(std::uint64_t(fn.maxntid[0]) * std::max(1, fn.maxntid[1]) * std::max(1, fn.maxntid[2])) +
                       " threads per block (.maxntid); " + std::to_string(config.block.count()) + " requested");
   // The largest shared memory a block can have (sm_90: 227 KiB).
@@ -70,10 +78,10 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
                              ? std::uint64_t(p.dynamic_shared_offset) + config.dynamic_shared_bytes
                              : p.static_shared_bytes;
   if (std::max<std::uint64_t>(shared, p.static_shared_bytes) > kMaxSharedPerBlock)
-    return make_error("kernel '" + p.name + "' needs " + std::to_string(shared) +
+    return make_error("kernel '" + shown + "' needs " + std::to_string(shared) +
                       " bytes of shared memory per block; the limit is " + std::to_string(kMaxSharedPerBlock));
   if (args.size() != p.params.size())
-    return make_error("kernel '" + p.name + "' takes " + std::to_string(p.params.size()) + " parameters (" +
+    return make_error("kernel '" + shown + "' takes " + std::to_string(p.params.size()) + " parameters (" +
                       describe_params(module, *kernel) + "); " + std::to_string(args.size()) + " given");
   // Clusters: the launch's shape, else the kernel's .reqnctapercluster.
   Dim3 cluster = config.cluster;
@@ -103,8 +111,8 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   for (std::size_t i = 0; i < args.size(); ++i) {
     const KernelParam& kp = p.params[i];
     if (args[i].bytes.size() != kp.size)
-      return make_error("argument " + std::to_string(i + 1) + " of kernel '" + p.name + "' has " +
-                        std::to_string(args[i].bytes.size()) + " bytes but parameter '" + kp.name + "' (" +
+      return make_error("argument " + std::to_string(i + 1) + " of kernel '" + shown + "' has " +
+                        std::to_string(args[i].bytes.size()) + " bytes but parameter '" + param_name(module, *kernel, i) + "' (" +
                         std::string(ptx::type_name(kp.type)) + ") takes " + std::to_string(kp.size) +
                         "; parameters: " + describe_params(module, *kernel));
     std::memcpy(launch.params.data() + kp.offset, args[i].bytes.data(), kp.size);

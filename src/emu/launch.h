@@ -87,7 +87,10 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel, cons
                         const std::vector<KernelArg>& args, GlobalMemory& memory, const RunOptions& options = {},
                         const ListenerFactory& listeners = {});
 
-// The kernel's parameters as text, for messages: "u64 out, u64 in, u32 n".
+// The kernel's parameters as text, for messages: "u64 out, u64 in, u32 n" (the .cu's
+// names when known, Variable::source_name, else the PTX's).
 std::string describe_params(const ptx::Module& module, int kernel);
+// Parameter i's name, the same way.
+std::string param_name(const ptx::Module& module, int kernel, std::size_t i);
 
 }  // namespace warpscope::emu

@@ -4,6 +4,7 @@
 #include "emu/operand_shape.h"
 #include "emu/reconvergence.h"
 #include "emu/special_registers.h"
+#include "support/kernel_name.h"
 
 #include <algorithm>
 #include <atomic>
@@ -491,17 +492,6 @@ class Linker {
   std::uint32_t next_row_ = 0;
 };
 
-// Plain name of a mangled one: "_Z9transposePfPKfi" -> "transpose" (first name only).
-std::string plain_name(const std::string& mangled) {
-  if (mangled.rfind("_Z", 0) != 0) return mangled;
-  std::size_t i = 2;
-  if (i < mangled.size() && mangled[i] == 'N') return mangled;  // nested names: keep as is
-  std::size_t len = 0;
-  while (i < mangled.size() && mangled[i] >= '0' && mangled[i] <= '9') len = len * 10 + static_cast<std::size_t>(mangled[i++] - '0');
-  if (len == 0 || i + len > mangled.size()) return mangled;
-  return mangled.substr(i, len);
-}
-
 }  // namespace
 
 Expected<Program> link(const ptx::Module& module, int kernel, GlobalMemory& memory) {
@@ -517,21 +507,29 @@ Expected<Program> link(const ptx::Module& module, int kernel, GlobalMemory& memo
 }
 
 Expected<int> find_kernel(const ptx::Module& module, std::string_view name) {
-  std::vector<int> matches;
-  std::string all;
+  std::vector<std::string> entries;
+  std::vector<int> index;
   for (std::size_t i = 0; i < module.functions.size(); ++i) {
-    const ptx::Function& f = module.functions[i];
-    if (!f.is_entry) continue;
-    all += (all.empty() ? "" : ", ") + f.name;
-    if (f.name == name) return static_cast<int>(i);
-    if (plain_name(f.name) == name) matches.push_back(static_cast<int>(i));
+    if (!module.functions[i].is_entry) continue;
+    entries.push_back(module.functions[i].name);
+    index.push_back(static_cast<int>(i));
   }
-  if (matches.size() == 1) return matches[0];
-  if (matches.empty())
-    return make_error("no kernel named '" + std::string(name) + "'; kernels: " + (all.empty() ? "(none)" : all));
-  std::string list;
-  for (int i : matches) list += (list.empty() ? "" : ", ") + module.functions[static_cast<std::size_t>(i)].name;
-  return make_error("kernel name '" + std::string(name) + "' is ambiguous: " + list);
+  auto list = [](const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + kernel_display_name(n);
+    return out.empty() ? std::string("(none)") : out;
+  };
+  if (name.empty()) {
+    if (entries.size() == 1) return index[0];
+    return make_error("the file has " + std::to_string(entries.size()) + " kernels: name one with --kernel: " +
+                      list(entries));
+  }
+  const std::vector<std::size_t> found = find_kernel_names(name, entries);
+  if (found.size() == 1) return index[found[0]];
+  if (found.empty()) return make_error("no kernel named '" + std::string(name) + "'; kernels: " + list(entries));
+  std::vector<std::string> candidates;
+  for (std::size_t i : found) candidates.push_back(entries[i]);
+  return make_error("kernel name '" + std::string(name) + "' is ambiguous: " + list(candidates));
 }
 
 }  // namespace warpscope::emu

@@ -123,8 +123,9 @@ struct Program {
 // are kept (see CallLink::external) and fail only when reached.
 Expected<Program> link(const ptx::Module& module, int kernel, GlobalMemory& memory);
 
-// Finds an .entry by its plain or mangled name: "transpose" matches
-// "_Z9transposePfPKfi". An ambiguous or unknown name is an error listing the kernels.
+// Finds an .entry by any spelling of its name (support/kernel_name.h: mangled, c++filt's,
+// ncu's, plain): "transpose" matches "_Z9transposePfPKfi". An empty name takes the file's
+// only kernel. An ambiguous or unknown name is an error listing the kernels demangled.
 Expected<int> find_kernel(const ptx::Module& module, std::string_view name);
 
 }  // namespace warpscope::emu

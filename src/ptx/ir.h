@@ -208,6 +208,7 @@ struct CallSite {
 
 struct Variable {
   std::string name;
+  std::string source_name;      // a kernel parameter's name in the .cu, when known (source_names.h)
   Space space = Space::None;
   Type type = Type::None;
   int align = 0;

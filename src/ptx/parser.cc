@@ -2,7 +2,9 @@
 #include "ptx/parser.h"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "ptx/parser_impl.h"
@@ -421,13 +423,34 @@ Expected<Module> parse(std::string_view source, std::string path) {
   }
 }
 
-Expected<Module> parse_file(const std::string& path) {
+namespace {
+
+std::optional<std::string> read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("cannot read '" + path + "'");
+  if (!in) return std::nullopt;
   std::stringstream buffer;
   buffer << in.rdbuf();
-  std::string text = buffer.str();
-  return parse(text, path);
+  return buffer.str();
+}
+
+}  // namespace
+
+SourceReader sources_beside(const std::string& ptx_path) {
+  const std::filesystem::path dir = std::filesystem::path(ptx_path).parent_path();
+  return [dir](const std::string& path) -> std::optional<std::string> {
+    for (const std::filesystem::path& candidate :
+         {std::filesystem::path(path), dir / path, dir / std::filesystem::path(path).filename()})
+      if (auto text = read_text(candidate.string())) return text;
+    return std::nullopt;
+  };
+}
+
+Expected<Module> parse_file(const std::string& path) {
+  auto text = read_text(path);
+  if (!text) return make_error("cannot read '" + path + "'");
+  auto module = parse(*text, path);
+  if (module) name_parameters_from_sources(*module, sources_beside(path));
+  return module;
 }
 
 }  // namespace warpscope::ptx

@@ -15,13 +15,19 @@
 #include <string_view>
 
 #include "ptx/ir.h"
+#include "ptx/source_names.h"
 #include "support/expected.h"
 
 namespace warpscope::ptx {
 
 Expected<Module> parse(std::string_view source, std::string path);
 
-// Reads a file and parses it; the error names the file when it cannot be read.
+// Reads a file and parses it; the error names the file when it cannot be read. Kernel
+// parameters get their .cu names (source_names.h) from sources found by sources_beside.
 Expected<Module> parse_file(const std::string& path);
+
+// Reads the files a PTX file's .file directives name: as given, then relative to the
+// PTX file's directory, then by base name there.
+SourceReader sources_beside(const std::string& ptx_path);
 
 }  // namespace warpscope::ptx

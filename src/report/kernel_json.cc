@@ -23,6 +23,7 @@ nlohmann::json lanes_json(const analysis::InstructionCost& c) {
 nlohmann::json kernel_json(const analysis::KernelReport& r) {
   nlohmann::json out;
   out["kernel"] = r.kernel;
+  if (!r.kernel_symbol.empty() && r.kernel_symbol != r.kernel) out["kernel_symbol"] = r.kernel_symbol;
   out["ptx"] = r.ptx_file;
   out["grid"] = {r.launch.grid.x, r.launch.grid.y, r.launch.grid.z};
   out["block"] = {r.launch.block.x, r.launch.block.y, r.launch.block.z};

@@ -1,6 +1,8 @@
 // profile_json.cc: the measured-against-predicted comparison as data.
 #include "report/profile_json.h"
 
+#include "support/kernel_name.h"
+
 namespace warpscope::report {
 
 namespace {
@@ -28,11 +30,15 @@ nlohmann::json profile_json(const std::vector<profile::KernelComparison>& kernel
   int predicted = 0, agree = 0, differences = 0, unexplained = 0;
   for (const auto& k : kernels) {
     const auto& m = k.measured;
-    nlohmann::json j{{"name", m.name},
+    // ncu's name when it is demangled already; a mangled one (--print-kernel-base mangled)
+    // demangled, with ncu's kept as ncu_name.
+    const std::string shown = demangle(m.name) == m.name ? m.name : kernel_display_name(m.name);
+    nlohmann::json j{{"name", shown},
                      {"id", m.id},
                      {"grid", {m.grid.x, m.grid.y, m.grid.z}},
                      {"block", {m.block.x, m.block.y, m.block.z}},
                      {"predicted", k.predicted}};
+    if (shown != m.name) j["ncu_name"] = m.name;
     if (!m.device.empty()) j["device"] = m.device;
     if (!k.launch.empty()) j["launch"] = k.launch;
     if (!k.predicted) {

@@ -7,6 +7,8 @@
 
 #include <map>
 
+#include "support/kernel_name.h"
+
 namespace warpscope::report {
 
 namespace {
@@ -39,7 +41,7 @@ std::string pair_cell(const profile::FigureComparison& f) {
 
 void kernel_text(const profile::KernelComparison& k, std::string& out) {
   const auto& m = k.measured;
-  out += fmt::format("{}  ncu ID {}  grid {} block {}{}\n", m.name, m.id, emu::to_string(m.grid), emu::to_string(m.block),
+  out += fmt::format("{}  ncu ID {}  grid {} block {}{}\n", demangle(m.name), m.id, emu::to_string(m.grid), emu::to_string(m.block),
                      m.device.empty() ? "" : "  " + m.device);
   if (!k.launch.empty()) out += fmt::format("  launch    {}\n", k.launch);
   if (!k.predicted) {

@@ -75,6 +75,7 @@ nlohmann::json kernel_sarif(const analysis::KernelReport& r) {
                      {"results", std::move(results)},
                      {"properties",
                       {{"kernel", r.kernel},
+                       {"kernel_symbol", r.kernel_symbol.empty() ? r.kernel : r.kernel_symbol},
                        {"ptx", r.ptx_file},
                        {"grid", {r.launch.grid.x, r.launch.grid.y, r.launch.grid.z}},
                        {"block", {r.launch.block.x, r.launch.block.y, r.launch.block.z}},
