@@ -46,7 +46,7 @@ bool unsupported(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
   std::string text = op.origin != nullptr ? op.origin->text : std::string(ptx::opcode_name(op.opcode));
   std::string why = op.origin != nullptr && !op.origin->unsupported_reason.empty()
                         ? op.origin->unsupported_reason
-                        : "warpscope does not emulate it yet (README: Emulated PTX instructions)";
+                        : "warpscope does not emulate it yet (docs/ptx.md)";
   ctx.diagnose(Diagnostic::Kind::Unsupported, Diagnostic::Severity::Error, w.index, lane,
                "unsupported instruction '" + text + "' at " + ctx.where() + ": " + why);
   return false;

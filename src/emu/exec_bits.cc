@@ -135,6 +135,31 @@ bool bits_op(const Op& op, Warp& w, std::uint32_t mask) {
         d[l] = r;
       });
       return true;
+    case Opcode::Bmsk:
+      // bmsk.clamp/.wrap.b32 d, a, b: a mask of b bits from bit a (the PTX ISA's
+      // semantics, step by step). .wrap takes a and b mod 32; .clamp gives 0 from a >= 32
+      // and every bit from a up when b >= 32.
+      for_lanes(mask, [&](int l) {
+        const std::uint64_t pos = a[l] & 0xffffffffu, width = b[l] & 0xffffffffu;
+        const std::uint32_t a1 = static_cast<std::uint32_t>(pos & 31u), b1 = static_cast<std::uint32_t>(width & 31u);
+        const std::uint32_t sum = a1 + b1;
+        std::uint32_t mask0 = ~0u << a1, mask1 = sum >= 32 ? 0u : ~0u << sum;
+        bool overflow = sum >= 32;
+        if (op.has(ptx::flag::Clamp)) {
+          if (pos >= 32) {
+            overflow = true;
+            mask0 = 0;
+          }
+          if (width >= 32) overflow = true;
+        }
+        if (overflow) {
+          mask1 = 0;
+        } else if (b1 == 0) {
+          mask1 = ~0u;
+        }
+        d[l] = mask0 & ~mask1;
+      });
+      return true;
     case Opcode::Lop3:
       for_lanes(mask, [&](int l) {
         U x = A(l), y = B(l), z = static_cast<U>(c[l]), r = 0;

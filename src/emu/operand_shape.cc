@@ -20,7 +20,7 @@ Shape shape_of(const Op& op) {
     case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Div: case Opcode::Rem:
     case Opcode::Min: case Opcode::Max: case Opcode::Copysign: case Opcode::AddC: case Opcode::SubC:
     case Opcode::Mul24: case Opcode::And: case Opcode::Or: case Opcode::Xor: case Opcode::Shl: case Opcode::Shr:
-    case Opcode::Set:
+    case Opcode::Set: case Opcode::Bmsk:
       return {1, 2, 0};
     case Opcode::Mad: case Opcode::Fma: case Opcode::Mad24: case Opcode::Sad: case Opcode::MadC:
     case Opcode::Shf: case Opcode::Bfe: case Opcode::Prmt: case Opcode::Selp: case Opcode::Slct:

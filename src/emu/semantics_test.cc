@@ -123,6 +123,34 @@ TEST(Semantics, FunctionAddresses) {
   EXPECT_EQ(v[0], 1u);
 }
 
+// bmsk (cub's radix sort in the particles sample uses bmsk.clamp): lane l makes the
+// mask of a = l / 4 * 5, b = l % 4 * 6 + (l >= 24 ? 20 : 0).
+TEST(Semantics, BitMask) {
+  auto v = run_body(
+      "\tshr.u32 %r1, %r0, 2;\n\tmul.lo.u32 %r1, %r1, 5;\n\tand.b32 %r2, %r0, 3;\n\tmul.lo.u32 %r2, %r2, 6;\n"
+      "\tsetp.ge.u32 %p1, %r0, 24;\n\t@%p1 add.u32 %r2, %r2, 20;\n"
+      "\tbmsk.clamp.b32 %r3, %r1, %r2;\n\tbmsk.wrap.b32 %r4, %r1, %r2;\n"
+      "\tmov.b64 %rd3, {%r3, %r4};\n\tst.global.u64 [%rd1], %rd3;");
+  for (std::uint32_t l = 0; l < 32; ++l) {
+    const std::uint32_t a = l / 4 * 5, b = l % 4 * 6 + (l >= 24 ? 20 : 0);
+    // Brute force: bit i set when a <= i < a + b (clamp: a < 32, b capped to 32; wrap: mod 32).
+    auto expect = [](std::uint32_t pos, std::uint32_t width, bool clamp) {
+      if (clamp && pos >= 32) return 0u;
+      if (!clamp) {
+        pos %= 32;
+        width %= 32;
+      }
+      std::uint32_t m = 0;
+      for (std::uint32_t i = pos; i < 32 && i < pos + width; ++i) m |= 1u << i;
+      return m;
+    };
+    EXPECT_EQ(static_cast<std::uint32_t>(v[l]), expect(a, b, true)) << "clamp lane " << l;
+    EXPECT_EQ(static_cast<std::uint32_t>(v[l] >> 32), expect(a, b, false)) << "wrap lane " << l;
+  }
+  auto one = run_body("\tbmsk.wrap.b32 %r3, 1, 2;\n\tcvt.u64.u32 %rd3, %r3;\n\tst.global.u64 [%rd1], %rd3;");
+  EXPECT_EQ(one[0], 6u);  // the ISA's example
+}
+
 TEST(Semantics, NamedBarrierWithCount) {
   // Warps 0 and 1 sync on barrier 1 (64 threads); warp 2 never does.
   auto v = run_body(
