@@ -179,5 +179,25 @@ TEST(CacheControl, PrefetchDiscardPriorityAndGridDependencyAreNoOps) {
   EXPECT_EQ(r.accesses.size(), 2u);
 }
 
+// Triton 3.6's masked, pipelined loop (corpus/frontend/triton_kernels.py): the last tile's
+// masked-off lanes point past the end of x and read nothing; every row sums to n.
+TEST(CpAsync, TritonMaskedPipelinedSum) {
+  auto m = ptx::parse_file(std::string(WARPSCOPE_SOURCE_DIR) + "/corpus/frontend/triton_masked_pipelined_sum.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  GlobalMemory memory;
+  const int rows = 64, n = 1000;
+  std::vector<float> ones(static_cast<std::size_t>(rows * n), 1.0f);
+  auto x = testing::make_buffer(memory, ones, "x");
+  auto out = memory.allocate(rows * 4, "out");
+  auto scratch = memory.allocate(16, "scratch"), profile = memory.allocate(16, "profile");
+  auto r = run(*m, "masked_pipelined_sum", LaunchConfig{{64, 1, 1}, {128, 1, 1}, 2048},
+               {KernelArg::of(x), KernelArg::of(out), KernelArg::of(n), KernelArg::of(scratch), KernelArg::of(profile)},
+               memory);
+  ASSERT_TRUE(r) << r.error().message;
+  for (const auto& d : r->diagnostics) ADD_FAILURE() << d.message;
+  const auto sums = read_buffer<float>(memory, out);
+  for (int row = 0; row < rows; ++row) EXPECT_EQ(sums[static_cast<std::size_t>(row)], 1000.0f) << row;
+}
+
 }  // namespace
 }  // namespace warpscope::emu

@@ -197,11 +197,12 @@ bool exec_cp_async(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx)
   auto size = static_cast<int>(w.row(op.src[0])[first]);
   if (size != 4 && size != 8 && size != 16) return unsupported(op, w, mask, ctx);
   const std::uint64_t* fourth = op.nsrc > 1 ? w.row(op.src[1]) : nullptr;
+  const bool negated = ((op.negated_src >> 1) & 1u) != 0;  // ignore-src written as !%p
   std::array<int, 32> bytes{};
   std::uint32_t reading = 0;
   for_lanes(mask, [&](int l) {
     std::uint64_t n = static_cast<std::uint64_t>(size);
-    if (fourth != nullptr) n = op.cp_async_ignore_src ? (fourth[l] != 0 ? 0 : n) : std::min(fourth[l], n);
+    if (fourth != nullptr) n = op.cp_async_ignore_src ? ((fourth[l] != 0) != negated ? 0 : n) : std::min(fourth[l], n);
     bytes[static_cast<std::size_t>(l)] = static_cast<int>(n);
     if (n > 0) reading |= 1u << l;
   });
