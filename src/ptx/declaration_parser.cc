@@ -35,7 +35,7 @@ std::vector<int> Parser::variable_decl(Space space, bool is_extern, int function
     } else {
       Instruction scratch;
       if (!apply_modifier(scratch, m.text.substr(1)) || scratch.type == Type::None)
-        fail(m, "unknown declaration attribute '" + std::string(m.text) + "'");
+        unknown(m, "unknown declaration attribute '" + std::string(m.text) + "'");
       proto.type = scratch.type;
     }
   }

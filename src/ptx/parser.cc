@@ -399,9 +399,17 @@ void Parser::statement(Function& f, int function_index) {
                   : d == ".global" ? Space::Global
                   : Space::None;
     if (space != Space::None) {
+      const std::size_t start = pos_;
       next();
       // Function-scope .shared/.global/.const are static: module lifetime, function scope.
-      variable_decl(space, false, function_index, false);
+      try {
+        variable_decl(space, false, function_index, false);
+      } catch (UnknownConstruct&) {
+        // A type the parser does not know (".reg .b1024 %x;"): declare nothing; an
+        // instruction that uses the names becomes unsupported ("unknown register").
+        pos_ = start;
+        skip_statement();
+      }
       return;
     }
     unsupported_statement(f, pos_, "unknown directive '" + std::string(d) + "' in a function body");

@@ -227,6 +227,8 @@ TEST(Parser, UnknownConstructsInABodyBecomeUnsupportedInstructions) {
 	@%q7 mov.u32 %r3, 1;
 	st.global.v8.b32 [%r1], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r0};
 	prmt.b32 %r1, %r1, %r2, %r3, %r4, %r5, %r6;
+	.reg .b1024 %wide<2>;
+	mov.b32 %r1, %wide0;
 $L__done:
 	ret;
 }
@@ -239,7 +241,7 @@ $L__done:
   ASSERT_TRUE(m) << m.error().render();
   ASSERT_EQ(m->functions.size(), 2u);
   const Function& k = m->functions[0];
-  ASSERT_EQ(k.body.size(), 8u);
+  ASSERT_EQ(k.body.size(), 9u);
   struct Expect {
     int index;
     const char* text;
@@ -253,6 +255,7 @@ $L__done:
       {4, "mov.u32", 12, "unknown register '%q7'"},
       {5, "st.global.v8.b32", 13, "the modifier '.v8' is not known"},
       {6, "prmt.b32", 14, "more than 6 operands"},
+      {7, "mov.b32", 16, "unknown register '%wide0'"},  // its declaration's type is unknown
   };
   for (const Expect& e : want) {
     const Instruction& inst = k.body[static_cast<std::size_t>(e.index)];
@@ -263,8 +266,8 @@ $L__done:
   }
   // The branch before the unknown statements still finds its label.
   EXPECT_EQ(k.body[1].opcode, Opcode::Bra);
-  EXPECT_EQ(k.body[1].op(0).imm, 7);
-  EXPECT_EQ(k.body[7].opcode, Opcode::Ret);
+  EXPECT_EQ(k.body[1].op(0).imm, 8);
+  EXPECT_EQ(k.body[8].opcode, Opcode::Ret);
 }
 
 // An unknown statement still needs its ';': a missing one is a syntax error, reported
