@@ -85,8 +85,7 @@ $L__done:
   ASSERT_TRUE(bad);
   ASSERT_EQ(bad->diagnostics.size(), 1u);
   EXPECT_EQ(bad->diagnostics[0].message,
-            "unsupported instruction 'frobnicate.b32' at k.ptx:11: warpscope does not emulate it yet (README: "
-            "Emulated PTX instructions)");
+            "unsupported instruction 'frobnicate.b32' at k.ptx:11: warpscope does not emulate it yet (docs/ptx.md)");
 }
 
 TEST(Diagnostics, ArgumentErrorsListParameters) {
