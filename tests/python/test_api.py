@@ -67,9 +67,10 @@ def test_errors_carry_the_position():
     bad = example("transpose_tiled.ptx")
     with open(bad) as f:
         lines = f.read().split("\n")
-    # A misspelt register in the kernel body: the parser points at it.
+    # A syntax error in the kernel body (a lost comma): the parser points at it. (An unknown
+    # name is no syntax error: that instruction is kept as unsupported, docs/ptx.md.)
     at = next(i for i, l in enumerate(lines) if "ld.param.u64" in l)
-    lines[at] = lines[at].replace("ld.param.u64", "ld.param.u64 %nosuch,", 1).split(",")[0] + ", [x];"
+    lines[at] = lines[at].replace(",", "", 1)
     with pytest.raises(warpscope.WarpscopeError) as e:
         warpscope.analyze("\n".join(lines), kernel="transpose_tiled_f32")
     err = e.value
