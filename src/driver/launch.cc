@@ -6,6 +6,7 @@
 #include "emu/program.h"
 #include "ptx/parser.h"
 #include "sass/sass_listing.h"
+#include "support/kernel_name.h"
 
 namespace warpscope::driver {
 
@@ -43,9 +44,10 @@ Expected<std::vector<std::string>> resolve_plain_numbers(const ptx::Module& modu
                         (digits.size() > max_signed.size() || (digits.size() == max_signed.size() && digits > max_signed));
       out[i] = std::string(over ? "u" : "i") + (p.size == 4 ? "32:" : "64:") + value;
     } else {
-      return make_error("argument " + std::to_string(i + 1) + " '" + value + "': parameter '" + p.name + "' is " +
-                        std::string(ptx::type_name(p.type)) + ", which a plain number cannot fill; kernel '" + f.name +
-                        "' takes " + emu::describe_params(module, kernel));
+      return make_error("argument " + std::to_string(i + 1) + " '" + value + "': parameter '" +
+                        emu::param_name(module, kernel, i) + "' is " + std::string(ptx::type_name(p.type)) +
+                        ", which a plain number cannot fill; kernel '" + kernel_short_name(f.name) + "' takes " +
+                        emu::describe_params(module, kernel));
     }
   }
   return out;
@@ -63,19 +65,10 @@ Expected<std::unique_ptr<PreparedLaunch>> prepare_launch(const LaunchRequest& o)
   auto module = ptx::parse(p->ptx.text, p->ptx.path);
   if (!module) return module.error();
   p->module = std::move(*module);
-  std::string name = o.kernel;
-  if (name.empty()) {  // one kernel in the file: take it
-    std::vector<std::string> entries;
-    for (const auto& f : p->module.functions)
-      if (f.is_entry) entries.push_back(f.name);
-    if (entries.size() != 1) {
-      std::string list;
-      for (const auto& e : entries) list += (list.empty() ? "" : ", ") + e;
-      return make_error("--kernel is required: " + p->ptx.path + " has kernels " + list);
-    }
-    name = entries[0];
-  }
-  auto kernel = emu::find_kernel(p->module, name);
+  // Messages name parameters as the kernel's .cu does, when it can be read.
+  ptx::name_parameters_from_sources(p->module, ptx::source_reader(p->ptx.source_dir));
+  // Any spelling of the name; none takes the file's only kernel (else the error lists them).
+  auto kernel = emu::find_kernel(p->module, o.kernel);
   if (!kernel) return kernel.error();
   p->kernel = *kernel;
   p->kernel_name = p->module.functions[static_cast<std::size_t>(*kernel)].name;

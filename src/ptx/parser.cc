@@ -443,8 +443,8 @@ std::optional<std::string> read_text(const std::string& path) {
 
 }  // namespace
 
-SourceReader sources_beside(const std::string& ptx_path) {
-  const std::filesystem::path dir = std::filesystem::path(ptx_path).parent_path();
+SourceReader source_reader(const std::string& directory) {
+  const std::filesystem::path dir(directory);
   return [dir](const std::string& path) -> std::optional<std::string> {
     for (const std::filesystem::path& candidate :
          {std::filesystem::path(path), dir / path, dir / std::filesystem::path(path).filename()})
@@ -457,7 +457,7 @@ Expected<Module> parse_file(const std::string& path) {
   auto text = read_text(path);
   if (!text) return make_error("cannot read '" + path + "'");
   auto module = parse(*text, path);
-  if (module) name_parameters_from_sources(*module, sources_beside(path));
+  if (module) name_parameters_from_sources(*module, source_reader(std::filesystem::path(path).parent_path().string()));
   return module;
 }
 

@@ -23,11 +23,12 @@ namespace warpscope::ptx {
 Expected<Module> parse(std::string_view source, std::string path);
 
 // Reads a file and parses it; the error names the file when it cannot be read. Kernel
-// parameters get their .cu names (source_names.h) from sources found by sources_beside.
+// parameters get their .cu names (source_names.h) from the sources source_reader finds
+// for the PTX file's directory.
 Expected<Module> parse_file(const std::string& path);
 
-// Reads the files a PTX file's .file directives name: as given, then relative to the
-// PTX file's directory, then by base name there.
-SourceReader sources_beside(const std::string& ptx_path);
+// Reads the files .file directives name: as given, then relative to `directory`, then by
+// base name there.
+SourceReader source_reader(const std::string& directory);
 
 }  // namespace warpscope::ptx
