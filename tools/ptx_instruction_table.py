@@ -34,6 +34,9 @@ FAMILIES = [
     ("Warp", "emu/exec_warp.cc", "shuffles, votes, `match`, `redux`, `activemask`"),
     ("Control", "emu/control.cc", "branches (divergence and reconvergence), calls, returns, barriers "
      "(`bar.sync` with counts, `bar.arrive`, `bar.red`)"),
+    ("Tensor", "emu/exec_mma.cc, exec_wmma.cc, exec_wgmma.cc", "tensor cores, computed exactly: `mma.sync` "
+     "fragments, `wmma` loads, stores and products as ptxas tiles them, `wgmma` through shared-memory "
+     "descriptors ([tensor-cores.md](tensor-cores.md))"),
     ("Nop", "-", "accepted with no effect on values or figures: they order, prefetch, hint or wait "
      "(one launch has no dependent grid)"),
 ]

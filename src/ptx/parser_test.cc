@@ -226,7 +226,7 @@ TEST(Parser, UnknownConstructsInABodyBecomeUnsupportedInstructions) {
 	add.s32 %r2, %r1, no_such_symbol;
 	@%q7 mov.u32 %r3, 1;
 	st.global.v8.b32 [%r1], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r0};
-	prmt.b32 %r1, %r1, %r2, %r3, %r4, %r5, %r6;
+	prmt.b32 %r1, %r1, %r2, %r3, %r4, %r5, %r6, %r7, %r0;
 	.reg .b1024 %wide<2>;
 	mov.b32 %r1, %wide0;
 $L__done:
@@ -254,7 +254,7 @@ $L__done:
       {3, "add.s32", 11, "unknown symbol 'no_such_symbol'"},
       {4, "mov.u32", 12, "unknown register '%q7'"},
       {5, "st.global.v8.b32", 13, "the modifier '.v8' is not known"},
-      {6, "prmt.b32", 14, "more than 6 operands"},
+      {6, "prmt.b32", 14, "more than 8 operands"},  // kMaxOperands
       {7, "mov.b32", 16, "unknown register '%wide0'"},  // its declaration's type is unknown
   };
   for (const Expect& e : want) {
