@@ -13,6 +13,7 @@
 //                                    ATOMS.CAST.SPIN loop for a shared address   shared fallback
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "analysis/sass_match.h"
 
@@ -77,12 +78,13 @@ std::vector<GuardClass> guard_classes(const sass::SassFunction& f) {
       char fact = 0;
       if (inst.opcode == "ISETP" && ops.size() >= 4 &&
           std::find(inst.modifiers.begin(), inst.modifiers.end(), "EQ") != inst.modifiers.end()) {
-        const std::string_view a = reg_name(ops[2]), b = reg_name(ops[3]);
+        const std::string_view a = reg_name(ops[2]), b = reg_name(ops[3]), b_raw = ops[3];
         auto fa = facts.find(a), fb = facts.find(b);
         const char ka = fa == facts.end() ? 0 : fa->second, kb = fb == facts.end() ? 0 : fb->second;
-        const bool b_imm = !b.empty() && (b[0] == '0' || b[0] == '-');
-        if ((ka == 'L' && (kb == 'F' || (b_imm && b != "-0x1"))) || (kb == 'L' && ka == 'F')) fact = 'L';
-        if (ka == 'V' && b == "-0x1") fact = 'F';
+        const bool b_imm = !b_raw.empty() && (b_raw[0] == '0' || b_raw[0] == '-');
+        // lane == FLO(vote) or lane == a constant lane: the leader; vote == all lanes: full.
+        if ((ka == 'L' && (kb == 'F' || (b_imm && b_raw != "-0x1"))) || (kb == 'L' && ka == 'F')) fact = 'L';
+        if (ka == 'V' && b_raw == "-0x1") fact = 'F';
       }
       if (fact) preds[dst[1] - '0'] = fact;
       else preds.erase(dst[1] - '0');
@@ -172,21 +174,42 @@ void match_atomics(const ptx::Module& module, const std::vector<const ptx::Funct
     if (companion) line.back().push_back(static_cast<int>(i));
     else line.push_back({static_cast<int>(i)});
   }
-  std::map<LineKey, std::vector<const ptx::Instruction*>> ptx_atomics;
+  // Pairs PTX atomics with clusters at the same position (with call sites, then without);
+  // a position whose counts differ keeps the prediction.
+  std::vector<const ptx::Instruction*> atomics;
   for (const ptx::Function* f : functions)
     for (const ptx::Instruction& inst : f->body)
-      if (inst.opcode == ptx::Opcode::Atom || inst.opcode == ptx::Opcode::Red)
-        ptx_atomics[line_of(module, inst)].push_back(&inst);
-  for (const auto& [line, insts] : ptx_atomics) {
-    auto c = clusters.find(line);
-    const bool paired = c != clusters.end() && c->second.size() == insts.size();
-    for (std::size_t k = 0; k < insts.size(); ++k) {
-      const ptx::Instruction& inst = *insts[k];
+      if (inst.opcode == ptx::Opcode::Atom || inst.opcode == ptx::Opcode::Red) atomics.push_back(&inst);
+  std::map<const ptx::Instruction*, const std::vector<int>*> pairs;
+  std::set<const std::vector<int>*> used;
+  for (bool strict : {true, false}) {
+    std::map<LineKey, std::vector<const ptx::Instruction*>> ptx_at;
+    for (const ptx::Instruction* inst : atomics)
+      if (!pairs.count(inst)) ptx_at[strict ? line_of(module, *inst) : line_of(module, *inst).loose()].push_back(inst);
+    std::map<LineKey, std::vector<const std::vector<int>*>> sass_at;
+    for (const auto& [line, cs] : clusters)
+      for (const auto& c : cs)
+        if (!used.count(&c)) sass_at[strict ? line : line.loose()].push_back(&c);
+    for (const auto& [line, insts] : ptx_at) {
+      auto c = sass_at.find(line);
+      if (c == sass_at.end() || c->second.size() != insts.size()) continue;
+      for (std::size_t k = 0; k < insts.size(); ++k) {
+        pairs[insts[k]] = c->second[k];
+        used.insert(c->second[k]);
+      }
+    }
+  }
+  for (const ptx::Instruction* ip : atomics) {
+    const ptx::Instruction& inst = *ip;
+    {
       InstructionPlan& role = plan.roles[&inst];
       role.has_atomic = true;
       role.atomic = predicted_atomic(inst);
-      if (!paired) continue;
-      const std::vector<int>& cluster = c->second[k];
+      auto pair = pairs.find(ip);
+      if (pair == pairs.end()) continue;
+      const std::vector<int>& cluster = *pair->second;
+      const LineKey line = line_of(sass.instructions[static_cast<std::size_t>(
+          sass.memory_ops[static_cast<std::size_t>(cluster.front())].instruction)]);
       const sass::SassMemoryOp& head = sass.memory_ops[static_cast<std::size_t>(cluster.front())];
       AtomicRole r;
       r.from_sass = true;

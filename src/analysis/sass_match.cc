@@ -22,13 +22,25 @@
 namespace warpscope::analysis::detail {
 
 LineKey line_of(const ptx::Module& module, const ptx::Instruction& inst) {
-  auto it = module.files.find(inst.debug.loc.file);
-  if (it == module.files.end()) return {std::string(), inst.debug.loc.line};
-  return {std::string(sass::base_name(it->second)), inst.debug.loc.line};
+  auto name = [&](int file) {
+    auto it = module.files.find(file);
+    return it == module.files.end() ? std::string() : std::string(sass::base_name(it->second));
+  };
+  LineKey k{name(inst.debug.loc.file), inst.debug.loc.line, {}, 0};
+  if (inst.debug.inlined() && inst.debug.inner.known()) {
+    k.at_file = name(inst.debug.inner.file);
+    k.at_line = inst.debug.inner.line;
+  }
+  return k;
 }
 
 LineKey line_of(const sass::SassInstruction& inst) {
-  return {std::string(sass::base_name(inst.loc.file)), inst.loc.line};
+  LineKey k{std::string(sass::base_name(inst.loc.file)), inst.loc.line, {}, 0};
+  if (!inst.inlined_at.empty()) {
+    k.at_file = std::string(sass::base_name(inst.inlined_at.front().file));
+    k.at_line = inst.inlined_at.front().line;
+  }
+  return k;
 }
 
 namespace {
@@ -86,11 +98,13 @@ struct Placement {
 
 struct Score {
   int exact = 0;      // SASS instructions whose bytes the placed PTX accesses tile exactly
+  int narrowed = 0;   // SASS instructions inside a placed PTX access
   int covered = 0;    // PTX accesses placed
   int same_line = 0;  // ... on their own line
   std::int64_t shift = 0;
   bool better_than(const Score& o) const {
     if (exact != o.exact) return exact > o.exact;
+    if (narrowed != o.narrowed) return narrowed > o.narrowed;
     if (covered != o.covered) return covered > o.covered;
     if (same_line != o.same_line) return same_line > o.same_line;
     const auto a = shift < 0 ? -shift : shift, b = o.shift < 0 ? -o.shift : o.shift;
@@ -119,7 +133,7 @@ std::vector<Placement> place(const std::vector<PtxAccess>& ptx, const std::vecto
     for (int s : cls) {
       const SassAccess& a = sass[static_cast<std::size_t>(s)];
       if (a.imm <= lo && hi <= a.imm + a.width) {
-        const long dist = a.line.first != p.line.first ? 1L << 30 : std::labs(static_cast<long>(a.line.second - p.line.second));
+        const long dist = a.line.file != p.line.file ? 1L << 30 : std::labs(static_cast<long>(a.line.line - p.line.line)) * 2 + (a.line == p.line ? 0 : 1);
         if (!inside || dist < best) {
           found = s;
           best = dist;
@@ -138,7 +152,7 @@ std::vector<Placement> place(const std::vector<PtxAccess>& ptx, const std::vecto
   }
   for (const auto& [s, b] : bytes)
     if (b == sass[static_cast<std::size_t>(s)].width) ++score.exact;
-  score.exact += static_cast<int>(narrowed.size());
+  score.narrowed = static_cast<int>(narrowed.size());
   return out;
 }
 
@@ -174,15 +188,16 @@ class AccessMatcher {
       const Family fam = std::get<0>(key);
       std::vector<int> todo = members;
       std::set<std::pair<Family, std::pair<int, int>>> used;  // SASS classes this group has taken
-      for (int round = 0; round < 8 && !todo.empty(); ++round)
-        if (!match_round(fam, todo, used)) break;
+      for (bool strict : {true, false})
+        for (int round = 0; round < 8 && !todo.empty(); ++round)
+          if (!match_round(fam, todo, used, strict)) break;
       // A generic access ptxas proved to be global or shared (LD -> LDG/LDS).
       if (!todo.empty() && (fam == Family::GenericLoad || fam == Family::GenericStore)) {
         const Family others[2] = {fam == Family::GenericLoad ? Family::GlobalLoad : Family::GlobalStore,
                                   fam == Family::GenericLoad ? Family::SharedLoad : Family::SharedStore};
         for (Family other : others)
           for (int round = 0; round < 8 && !todo.empty(); ++round)
-            if (!match_round(other, todo, used)) break;
+            if (!match_round(other, todo, used, false)) break;
       }
       unmatched_.insert(unmatched_.end(), todo.begin(), todo.end());
     }
@@ -199,14 +214,17 @@ class AccessMatcher {
 
  private:
   // One round: the best SASS register and shift for the accesses in `todo`; removes the
-  // accesses it places. False when nothing could be placed.
-  bool match_round(Family fam, std::vector<int>& todo, std::set<std::pair<Family, std::pair<int, int>>>& used) {
+  // accesses it places. False when nothing could be placed. `strict`: SASS instructions at
+  // the accesses' positions with their call sites; else at their lines, wherever inlined.
+  bool match_round(Family fam, std::vector<int>& todo, std::set<std::pair<Family, std::pair<int, int>>>& used,
+                   bool strict) {
+    auto key = [strict](const LineKey& k) { return strict ? k : k.loose(); };
     std::set<LineKey> lines;
-    for (int i : todo) lines.insert(ptx_[static_cast<std::size_t>(i)].line);
+    for (int i : todo) lines.insert(key(ptx_[static_cast<std::size_t>(i)].line));
     std::map<std::pair<int, int>, std::vector<int>> classes;  // SASS base (reg, ureg) -> candidates
     for (int s : by_family_[fam]) {
       const SassAccess& a = cands_[static_cast<std::size_t>(s)];
-      if (lines.count(a.line) && !used.count({fam, {a.reg, a.ureg}})) classes[{a.reg, a.ureg}].push_back(s);
+      if (lines.count(key(a.line)) && !used.count({fam, {a.reg, a.ureg}})) classes[{a.reg, a.ureg}].push_back(s);
     }
     Score best;
     std::vector<Placement> best_places;

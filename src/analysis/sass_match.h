@@ -9,8 +9,17 @@
 
 namespace warpscope::analysis::detail {
 
-// A source position as both sides name it: the file's base name and the line.
-using LineKey = std::pair<std::string, int>;
+// A source position as both sides name it: the file's base name and the line, and for inlined
+// code the nearest call site (one helper inlined at several places is several positions).
+struct LineKey {
+  std::string file;
+  int line = 0;
+  std::string at_file;
+  int at_line = 0;
+  LineKey loose() const { return {file, line, {}, 0}; }  // without the call site
+  friend bool operator==(const LineKey&, const LineKey&) = default;
+  friend auto operator<=>(const LineKey&, const LineKey&) = default;
+};
 
 // Loads and stores: matches the PTX accesses of `functions` (the SASS function's PTX function
 // and the functions it calls that ptxas inlined) to `sass`'s loads and stores; fills `plan`.
