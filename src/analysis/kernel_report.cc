@@ -116,7 +116,11 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
         line.excess_sectors += c.excess_sectors();
       }
       if (c.worst_cost.shared) line.conflict_degree = std::max(line.conflict_degree, c.worst_cost.shared->worst_degree);
-      LineInstruction li{c.instruction->text, c.instruction->ptx_line, c};
+      line.timing_dependent = line.timing_dependent || c.timing_dependent;
+      r.timing_dependent = r.timing_dependent || c.timing_dependent;
+      // A CAS loop's load is listed after its atomic, named for it.
+      LineInstruction li{c.companion ? c.instruction->text + " (CAS loop load)" : c.instruction->text,
+                         c.instruction->ptx_line, c};
       if (!line.worst || c.worst_excess > line.worst->cost.worst_excess) line.worst = li;
       line.instructions.push_back(std::move(li));
     }
