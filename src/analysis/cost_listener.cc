@@ -77,10 +77,11 @@ void CostListener::on_access(const emu::AccessEvent& e) {
     case InstructionPlan::Action::Reshape:
       for (const Piece& p : role->pieces) {
         if (p.offset < 0 || p.offset + p.width > e.access.width) continue;
-        model::WarpAccess piece = e.access;
-        piece.width = p.width;
-        for (auto& a : piece.address) a += static_cast<std::uint64_t>(p.offset);
-        record(e, piece, InstructionSlot::Own, false);
+        emu::AccessEvent piece = e;
+        piece.access.width = p.width;
+        for (auto& a : piece.access.address) a += static_cast<std::uint64_t>(p.offset);
+        if (p.merged) merges_.add(piece, p.merge);
+        else record(piece, piece.access, InstructionSlot::Own, false);
       }
       return;
   }

@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
         continue;
       }
       switch (r->action) {
-        case analysis::InstructionPlan::Action::AsIs: std::cout << "as is\n"; break;
+        case analysis::InstructionPlan::Action::AsIs: std::cout << (r->unmatched ? "UNMATCHED\n" : "as is\n"); break;
         case analysis::InstructionPlan::Action::Drop: std::cout << "dropped\n"; break;
         case analysis::InstructionPlan::Action::Merge:
           std::cout << "merge group " << r->merge.group << " (" << r->merge.width << " B, "
@@ -84,7 +84,10 @@ int main(int argc, char** argv) {
           break;
         case analysis::InstructionPlan::Action::Reshape:
           std::cout << "reshaped:";
-          for (const auto& p : r->pieces) std::cout << " [" << p.offset << ", +" << p.width << ")";
+          for (const auto& p : r->pieces)
+            std::cout << " [" << p.offset << ", +" << p.width << ")"
+                      << (p.merged ? " in group " + std::to_string(p.merge.group) + (p.merge.dynamic ? " (dynamic)" : "")
+                                   : "");
           std::cout << "\n";
           break;
       }

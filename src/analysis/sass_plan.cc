@@ -60,7 +60,10 @@ void drop_dead_loads(const ptx::Function& f, SassPlan& plan) {
     }
   }
   for (const ptx::Instruction& inst : f.body) {
-    if (!is_load(inst) || inst.has(ptx::flag::Volatile) || plan.role(&inst)) continue;
+    if (!is_load(inst) || inst.has(ptx::flag::Volatile)) continue;
+    // Only a load no SASS instruction explained (a listing that has it wins over the rule).
+    if (const InstructionPlan* r = plan.role(&inst); r && !(r->action == InstructionPlan::Action::AsIs && r->unmatched))
+      continue;
     const ptx::Operand& d = inst.op(0);
     bool dead = true;
     if (d.kind == ptx::OperandKind::Reg) dead = d.reg[0] < reads.size() && reads[d.reg[0]] == 0;
@@ -71,7 +74,12 @@ void drop_dead_loads(const ptx::Function& f, SassPlan& plan) {
       }
     else dead = false;
     if (!dead) continue;
-    plan.roles[&inst].action = InstructionPlan::Action::Drop;
+    InstructionPlan& r = plan.roles[&inst];
+    r.action = InstructionPlan::Action::Drop;
+    if (r.unmatched) {
+      r.unmatched = false;
+      --plan.unmatched_ptx;
+    }
     ++plan.dropped;
   }
 }

@@ -65,22 +65,25 @@ struct AtomicRole {
   bool from_sass = false;       // seen in the listing (else predicted from the PTX)
 };
 
-// Bytes [offset, offset + width) of a PTX access that one SASS instruction moves.
+// Bytes [offset, offset + width) of a PTX access that one SASS instruction moves: alone, or
+// as a part of a wider SASS access (`merged`).
 struct Piece {
   int offset = 0;
   int width = 0;
-  friend bool operator==(const Piece&, const Piece&) = default;
-  friend auto operator<=>(const Piece&, const Piece&) = default;
+  bool merged = false;
+  MergeRole merge;
+  friend bool operator==(const Piece& a, const Piece& b) { return a.offset == b.offset && a.width == b.width; }
 };
 
 struct InstructionPlan {
   enum class Action : std::uint8_t {
     AsIs,     // price the PTX access
     Merge,    // part of a wider access: `merge`
-    Reshape,  // the SASS moves only `pieces` of it (narrowed to the bytes used, or split)
+    Reshape,  // the SASS moves it as `pieces` (narrowed to the bytes used, split, or split and merged)
     Drop,     // no SASS instruction runs it (a load whose value is never read)
   };
   Action action = Action::AsIs;
+  bool unmatched = false;  // no SASS instruction at its position explained it (priced as written)
   MergeRole merge;
   std::vector<Piece> pieces;
   bool has_atomic = false;
@@ -89,7 +92,8 @@ struct InstructionPlan {
 
 struct SassPlan {
   std::unordered_map<const ptx::Instruction*, InstructionPlan> roles;
-  int groups = 0;            // PTX access groups merged into SASS vector instructions
+  int groups = 0;            // SASS vector instructions that merge PTX accesses
+  int next_group = 0;        // the next MergeRole::group id
   int narrowed = 0;          // PTX loads narrowed or split
   int dropped = 0;           // PTX loads ptxas removed
   int atomics_lowered = 0;   // atomics priced as something other than one native instruction
