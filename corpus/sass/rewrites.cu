@@ -26,9 +26,9 @@ extern "C" __global__ void hoist_merge_lanes(float* out, int k) {
 extern "C" __global__ void hoist_merge_uniform(float* out, int k) {
   __shared__ float first, second;
   const int t = threadIdx.x;
-  if (t == 0) {
-    first = 1.0f;
-    second = 2.0f;
+  if (t == 0) {  // values the compiler cannot know, or it folds the loads away
+    first = 0.5f * k;
+    second = 0.25f * k + blockIdx.x;
   }
   __syncthreads();
   float a = second;
