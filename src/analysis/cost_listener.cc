@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "analysis/sass_match.h"
+
 namespace warpscope::analysis {
 
 void InstructionCost::merge(const InstructionCost& o) {
@@ -21,6 +23,7 @@ void InstructionCost::merge(const InstructionCost& o) {
   sectors += o.sectors;
   ideal_sectors += o.ideal_sectors;
   bytes_requested += o.bytes_requested;
+  timing_dependent = timing_dependent || o.timing_dependent;
   if (worse_than_worst(o.worst_excess, o.worst_block_index, o.worst_warp)) {
     worst_excess = o.worst_excess;
     worst_block_index = o.worst_block_index;
@@ -31,66 +34,76 @@ void InstructionCost::merge(const InstructionCost& o) {
   }
 }
 
+const InstructionPlan* CostListener::role_of(const emu::AccessEvent& e) {
+  if (roles_.size() <= e.pc) {
+    roles_.resize(e.pc + 1, nullptr);
+    role_known_.resize(e.pc + 1, false);
+  }
+  if (!role_known_[e.pc]) {
+    role_known_[e.pc] = true;
+    const InstructionPlan* r = plan_ ? plan_->role(e.instruction) : nullptr;
+    const ptx::Instruction& inst = *e.instruction;
+    if (r == nullptr && (inst.opcode == ptx::Opcode::Atom || inst.opcode == ptx::Opcode::Red)) {
+      auto p = std::make_unique<InstructionPlan>();
+      p->has_atomic = true;
+      p->atomic = detail::predicted_atomic(inst);
+      r = p.get();
+      predicted_.push_back(std::move(p));
+    }
+    roles_[e.pc] = r;
+  }
+  return roles_[e.pc];
+}
+
 void CostListener::on_access(const emu::AccessEvent& e) {
   if (e.access.mask == 0) return;
-  if (plan_ != nullptr && !e.async_copy)
-    if (const FusionRole* role = plan_->role(e.instruction)) {
-      add_part(e, *role);
-      return;
-    }
-  record(e, e.access);
-}
-
-void CostListener::add_part(const emu::AccessEvent& e, const FusionRole& role) {
-  Pending& p = pending_[e.warp];
-  if (p.group != role.group || ((p.seen >> role.index) & 1u)) {  // another group, or a new round
-    flush(p);
-    p.group = role.group;
-  }
-  p.parts[static_cast<std::size_t>(role.index)] = e;
-  p.seen |= 1u << role.index;
-  if (++p.have < role.size) return;
-  // All parts are in: merge when every lane's parts are contiguous and the whole is aligned.
-  const emu::AccessEvent& head = p.parts[0];
-  model::WarpAccess merged = head.access;
-  merged.width = role.width;
-  const auto part_width = static_cast<std::uint64_t>(head.access.width);
-  bool ok = true;
-  for (int k = 1; k < role.size && ok; ++k) ok = p.parts[static_cast<std::size_t>(k)].access.mask == merged.mask;
-  for (int lane = 0; lane < model::kWarpSize && ok; ++lane) {
-    if (!merged.active(lane)) continue;
-    ok = merged.address[lane] % static_cast<std::uint64_t>(role.width) == 0;
-    for (int k = 1; k < role.size && ok; ++k)
-      ok = p.parts[static_cast<std::size_t>(k)].access.address[lane] ==
-           merged.address[lane] + static_cast<std::uint64_t>(k) * part_width;
-  }
-  if (!ok) {
-    flush(p);
+  const InstructionPlan* role = e.async_copy ? nullptr : role_of(e);
+  if (role == nullptr) {
+    record(e, e.access, InstructionSlot::Own, false);
     return;
   }
-  ++fused_;
-  emu::AccessEvent at = p.parts[static_cast<std::size_t>(role.anchor)];
-  record(at, merged);
-  p = Pending{};
-}
-
-void CostListener::flush(Pending& p) {
-  for (int k = 0; k < 4; ++k)
-    if ((p.seen >> k) & 1u) record(p.parts[static_cast<std::size_t>(k)], p.parts[static_cast<std::size_t>(k)].access);
-  p = Pending{};
-}
-
-void CostListener::on_block_end(const emu::BlockEvent&) {
-  for (auto& [warp, p] : pending_) flush(p);
-  pending_.clear();
-}
-
-void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& access) {
-  if (by_pc_.size() <= e.pc) {
-    by_pc_.resize(e.pc + 1);
-    caches_.resize(e.pc + 1);
+  if (role->has_atomic) {
+    lowered_.clear();
+    lower_atomic(e, role->atomic, lowered_);
+    const bool timing = timing_dependent(role->atomic, model::space_of(e.access.op));
+    for (const LoweredAccess& a : lowered_)
+      if (a.access.mask != 0)
+        record(e, a.access, a.companion ? InstructionSlot::Companion : InstructionSlot::Own, timing);
+    return;
   }
-  model::PriceCache& cache = caches_[e.pc];
+  switch (role->action) {
+    case InstructionPlan::Action::AsIs: record(e, e.access, InstructionSlot::Own, false); return;
+    case InstructionPlan::Action::Drop: return;
+    case InstructionPlan::Action::Merge: merges_.add(e, role->merge); return;
+    case InstructionPlan::Action::Reshape:
+      for (const Piece& p : role->pieces) {
+        if (p.offset < 0 || p.offset + p.width > e.access.width) continue;
+        emu::AccessEvent piece = e;
+        piece.access.width = p.width;
+        for (auto& a : piece.access.address) a += static_cast<std::uint64_t>(p.offset);
+        if (p.merged) merges_.add(piece, p.merge);
+        else record(piece, piece.access, InstructionSlot::Own, false);
+      }
+      return;
+  }
+}
+
+void CostListener::run(const emu::AccessEvent& at, const model::WarpAccess& access) {
+  record(at, access, InstructionSlot::Own, false);
+}
+
+void CostListener::on_barrier(const emu::BarrierEvent& e) { merges_.end_round(e.warp); }
+
+void CostListener::on_block_end(const emu::BlockEvent&) { merges_.end_block(); }
+
+void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& access, InstructionSlot slot_kind,
+                          bool timing) {
+  const std::size_t slot = slot_of(e.pc, slot_kind);
+  if (by_slot_.size() <= slot) {
+    by_slot_.resize(slot + 2);
+    caches_.resize(slot + 2);
+  }
+  model::PriceCache& cache = caches_[slot];
   const std::uint64_t misses = cache.misses();
   const model::AccessCost* priced = &cache.price(arch_, access);
   if (cache.misses() != misses && !model::validate(access).ok()) {
@@ -98,14 +111,16 @@ void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& ac
     cache = model::PriceCache{};
     return;
   }
-  InstructionCost& c = by_pc_[e.pc];
+  InstructionCost& c = by_slot_[slot];
   if (!c.used()) {
     c.instruction = e.instruction;
     c.op = access.op;
     c.width = access.width;
     c.async_copy = e.async_copy;
+    c.companion = slot_kind == InstructionSlot::Companion;
     c.region = e.region;
   }
+  c.timing_dependent = c.timing_dependent || timing;
   ++c.executions;
   c.thread_accesses += static_cast<std::uint64_t>(std::popcount(access.mask));
   std::int64_t excess = 0;
@@ -133,10 +148,10 @@ void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& ac
 }
 
 void CostListener::merge(const CostListener& other) {
-  if (by_pc_.size() < other.by_pc_.size()) by_pc_.resize(other.by_pc_.size());
-  for (std::size_t pc = 0; pc < other.by_pc_.size(); ++pc) by_pc_[pc].merge(other.by_pc_[pc]);
+  if (by_slot_.size() < other.by_slot_.size()) by_slot_.resize(other.by_slot_.size());
+  for (std::size_t s = 0; s < other.by_slot_.size(); ++s) by_slot_[s].merge(other.by_slot_[s]);
   invalid_ += other.invalid_;
-  fused_ += other.fused_;
+  merged_from_others_ += other.fused_accesses();
 }
 
 }  // namespace warpscope::analysis

@@ -4,15 +4,21 @@
 //
 //   pc 17  ld.shared.f32 (transpose.cu:27)  executions 8192  wavefronts 262144  ideal 8192
 //          worst warp: block (0,0,0) warp 0, 32-way in bank 0
+//
+// With a SASS plan (sass_plan.h) it prices what runs instead of the PTX as written: merged
+// vector accesses (merge_assembler.h), narrowed or split loads, dropped loads, and atomics as
+// ptxas lowered them (atomic_lowering.h). Without one, atomics still follow what ptxas does
+// on sm_90 (plan_from_ptx's rules).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
-#include <array>
-#include <unordered_map>
-
-#include "analysis/fusion_plan.h"
+#include "analysis/atomic_lowering.h"
+#include "analysis/merge_assembler.h"
+#include "analysis/sass_plan.h"
 #include "emu/events.h"
 #include "model/access_cost.h"
 #include "model/price_cache.h"
@@ -25,6 +31,8 @@ struct InstructionCost {
   model::MemOp op = model::MemOp::SharedLoad;
   int width = 0;
   bool async_copy = false;   // a cp.async half (LDGSTS): counted apart from ld/st
+  bool companion = false;    // the load of an atomic's CAS loop (InstructionSlot::Companion)
+  bool timing_dependent = false;  // a CAS loop: its retries depend on timing between warps
   int region = -1;           // the memory region of its first event
   std::uint64_t executions = 0;       // warp-level executions with at least one active lane
   std::uint64_t thread_accesses = 0;  // active lanes summed
@@ -57,41 +65,45 @@ struct InstructionCost {
   void merge(const InstructionCost& other);
 };
 
-class CostListener final : public emu::Listener {
+// Each PTX instruction has two cost slots: its own, and its companion's (the load an atomic's
+// CAS loop runs before each try), at 2 * pc and 2 * pc + 1.
+enum class InstructionSlot : std::uint8_t { Own = 0, Companion = 1 };
+inline std::size_t slot_of(std::uint32_t pc, InstructionSlot s) {
+  return 2 * static_cast<std::size_t>(pc) + static_cast<std::size_t>(s);
+}
+
+class CostListener final : public emu::Listener, private MergeAssembler::Sink {
  public:
-  // With a fusion plan, the PTX accesses ptxas merged are priced as the one wide access
-  // that runs (see fusion_plan.h), on the group's first instruction.
-  explicit CostListener(const model::Arch& arch, const FusionPlan* plan = nullptr) : arch_(arch), plan_(plan) {}
+  explicit CostListener(const model::Arch& arch, const SassPlan* plan = nullptr)
+      : arch_(arch), plan_(plan), merges_(*this) {}
 
   void on_access(const emu::AccessEvent& event) override;
+  void on_barrier(const emu::BarrierEvent& event) override;
   void on_block_end(const emu::BlockEvent& event) override;
 
-  // Per program index (pc); entries of instructions never executed are unused.
-  const std::vector<InstructionCost>& instructions() const { return by_pc_; }
+  // Per slot (slot_of); entries of instructions never executed are unused.
+  const std::vector<InstructionCost>& instructions() const { return by_slot_; }
   std::uint64_t invalid_accesses() const { return invalid_; }
   void merge(const CostListener& other);
-  std::uint64_t fused_accesses() const { return fused_; }
+  std::uint64_t fused_accesses() const { return merges_.merged() + merged_from_others_; }
 
  private:
-  // The parts of one fusion group a warp has executed so far.
-  struct Pending {
-    int group = -1;
-    int have = 0;
-    std::array<emu::AccessEvent, 4> parts{};
-    std::uint32_t seen = 0;  // bit per part index
-  };
-
-  void record(const emu::AccessEvent& e, const model::WarpAccess& access);
-  void flush(Pending& p);
-  void add_part(const emu::AccessEvent& e, const FusionRole& role);
+  void run(const emu::AccessEvent& at, const model::WarpAccess& access) override;
+  void record(const emu::AccessEvent& e, const model::WarpAccess& access, InstructionSlot slot, bool timing);
+  const InstructionPlan* role_of(const emu::AccessEvent& e);
 
   const model::Arch& arch_;
-  const FusionPlan* plan_ = nullptr;
-  std::vector<InstructionCost> by_pc_;
-  std::vector<model::PriceCache> caches_;     // by pc: warps repeat their patterns
-  std::unordered_map<int, Pending> pending_;  // by warp, within the current block
+  const SassPlan* plan_ = nullptr;
+  MergeAssembler merges_;
+  std::vector<InstructionCost> by_slot_;
+  std::vector<model::PriceCache> caches_;  // by slot: warps repeat their patterns
+  // Per pc: the role (looked up once; predicted for atomics when there is no plan).
+  std::vector<const InstructionPlan*> roles_;
+  std::vector<bool> role_known_;
+  std::vector<std::unique_ptr<InstructionPlan>> predicted_;
+  std::vector<LoweredAccess> lowered_;  // scratch
   std::uint64_t invalid_ = 0;
-  std::uint64_t fused_ = 0;
+  std::uint64_t merged_from_others_ = 0;
 };
 
 }  // namespace warpscope::analysis

@@ -92,8 +92,12 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
 
   // A wgmma publishes its core matrices in several events: its instruction count is the
   // emulator's (every warp of the warpgroup executes it).
-  for (std::size_t pc = 0; pc < merged.size() && pc < run.executed.size(); ++pc)
-    if (merged[pc].used() && merged[pc].op == model::MemOp::Gmma) merged[pc].warp_instructions = run.executed[pc];
+  // (Costs are kept per slot, two per pc: slot_of in cost_listener.h.)
+  for (std::size_t slot = 0; slot < merged.size(); ++slot) {
+    const std::size_t pc = slot / 2;
+    if (pc < run.executed.size() && merged[slot].used() && merged[slot].op == model::MemOp::Gmma)
+      merged[slot].warp_instructions = run.executed[pc];
+  }
   for (const std::string& name : kernel_metric_names()) r.metrics[name] = 0;
   std::map<std::pair<int, int>, LineReport> lines;  // (file, line) -> report
   std::map<int, std::vector<std::string>> sources;
@@ -128,7 +132,11 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
         line.excess_sectors += c.excess_sectors();
       }
       if (c.worst_cost.shared) line.conflict_degree = std::max(line.conflict_degree, c.worst_cost.shared->worst_degree);
-      LineInstruction li{c.instruction->text, c.instruction->ptx_line, c};
+      line.timing_dependent = line.timing_dependent || c.timing_dependent;
+      r.timing_dependent = r.timing_dependent || c.timing_dependent;
+      // A CAS loop's load is listed after its atomic, named for it.
+      LineInstruction li{c.companion ? c.instruction->text + " (CAS loop load)" : c.instruction->text,
+                         c.instruction->ptx_line, c};
       if (!line.worst || c.worst_excess > line.worst->cost.worst_excess) line.worst = li;
       line.instructions.push_back(std::move(li));
     }

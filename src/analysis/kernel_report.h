@@ -46,6 +46,10 @@ struct LineReport {
   std::uint64_t excess_wavefronts = 0;
   std::uint64_t excess_sectors = 0;
   int conflict_degree = 0;  // worst warp's worst bank, over the line's shared instructions
+  // Some instruction of the line is a CAS retry loop (ptxas's, for a shared float add, or a
+  // 16-bit atomic): its figures count the retries the lanes of one warp force on each other,
+  // the fewest any run takes; on the GPU other warps add retries that depend on timing.
+  bool timing_dependent = false;
   std::vector<LineInstruction> instructions;
   // The line's worst instruction (most excess), for the lane -> address -> bank listing.
   std::optional<LineInstruction> worst;
@@ -71,6 +75,7 @@ struct KernelReport {
   double scale = 1.0;  // blocks_total / blocks_run: sampled totals are multiplied by it
   Metrics metrics;     // the kernel's totals, ncu metric names
   std::vector<LineReport> lines;  // worst first
+  bool timing_dependent = false;  // some line is
   std::vector<SourceFile> sources;  // the readable files the lines name, in order of first use
   std::vector<emu::Diagnostic> diagnostics;
   std::vector<emu::Region> regions;  // InstructionCost::region indexes this (names the arrays)

@@ -55,6 +55,7 @@ bool exec_bits(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx);
 bool exec_compare(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx);
 bool exec_move(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx);
 bool exec_memory(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx);
+bool exec_atomic(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx);  // exec_atomic.cc
 bool exec_warp(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx);
 
 // "unsupported instruction 'X' at file:line (file.cu:line): why" as an error

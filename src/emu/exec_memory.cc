@@ -1,5 +1,5 @@
-// exec_memory.cc: ld/st/atom/red of every state space and vector width, ldmatrix,
-// stmatrix and cp.async; publishes an AccessEvent for each shared or global access.
+// exec_memory.cc: ld/st of every state space and vector width, ldmatrix, stmatrix and
+// cp.async (atom/red: exec_atomic.cc); publishes an AccessEvent for each shared or global access.
 //
 // Each lane's address is resolved to a state space and a host pointer first (generic
 // addresses through the windows of memory.h), with bounds and alignment checked; then
@@ -61,86 +61,6 @@ bool exec_load_store(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ct
   }
   publish(op, w, acc, store ? model::MemOp::SharedStore : model::MemOp::SharedLoad,
           store ? model::MemOp::GlobalStore : model::MemOp::GlobalLoad, width, ctx);
-  return true;
-}
-
-// new value of an atomic, from the old one.
-template <class T>
-T atomic_result(SubOp op, T old, T b, T c) {
-  switch (op) {
-    case SubOp::Add: return static_cast<T>(old + b);
-    case SubOp::Min: return b < old ? b : old;
-    case SubOp::Max: return b > old ? b : old;
-    case SubOp::Exch: return b;
-    case SubOp::Cas: return old == b ? c : old;
-    default: break;
-  }
-  if constexpr (std::is_integral_v<T>) {
-    switch (op) {
-      case SubOp::Inc: return old >= b ? T(0) : static_cast<T>(old + 1);
-      case SubOp::Dec: return (old == 0 || old > b) ? b : static_cast<T>(old - 1);
-      case SubOp::And: return static_cast<T>(old & b);
-      case SubOp::Or: return static_cast<T>(old | b);
-      case SubOp::Xor: return static_cast<T>(old ^ b);
-      default: break;
-    }
-  }
-  return old;
-}
-
-template <class T, class Bits>
-Bits rmw(std::uint8_t* p, bool concurrent, SubOp op, std::uint64_t b, std::uint64_t c) {
-  auto f = [&](Bits old_bits) {
-    T old = from_bits<T>(old_bits);
-    return static_cast<Bits>(to_bits<T>(atomic_result<T>(op, old, from_bits<T>(b), from_bits<T>(c))));
-  };
-  Bits* word = reinterpret_cast<Bits*>(p);
-  if (!concurrent) {
-    Bits old = *word;
-    *word = f(old);
-    return old;
-  }
-  std::atomic_ref<Bits> ref(*word);
-  Bits old = ref.load(std::memory_order_relaxed);
-  while (!ref.compare_exchange_weak(old, f(old), std::memory_order_relaxed)) {
-  }
-  return old;
-}
-
-bool exec_atomic(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
-  bool is_red = op.opcode == Opcode::Red;
-  int bytes = ptx::type_bits(op.type) / 8;
-  if ((bytes != 4 && bytes != 8) || op.vec != 1) return unsupported(op, w, mask, ctx);
-  LaneAccess acc;
-  if (!resolve(op, op.space, op.addr, op.offset, bytes, Intent::Atomic, w, mask, ctx, acc)) return false;
-  const std::uint64_t* b = w.row(op.src[0]);
-  const std::uint64_t* c = op.nsrc > 1 ? w.row(op.src[1]) : b;
-  std::uint64_t* d = is_red ? nullptr : w.row(op.dst[0]);
-  bool ok = true;
-  for_lanes(mask, [&](int l) {
-    bool concurrent = acc.where[l] == Where::Global;
-    std::uint64_t old = 0;
-    bool handled = with_type(op.type, [&](auto tag) {
-      using T = decltype(tag);
-      if constexpr (sizeof(T) == 4) {
-        old = rmw<T, std::uint32_t>(acc.ptr[l], concurrent, op.subop, b[l], c[l]);
-      } else if constexpr (sizeof(T) == 8) {
-        old = rmw<T, std::uint64_t>(acc.ptr[l], concurrent, op.subop, b[l], c[l]);
-      }
-    });
-    if (!handled) ok = false;
-    if (d) d[l] = ptx::is_signed(op.type) && bytes == 4 ? to_bits<std::int32_t>(static_cast<std::int32_t>(old)) : old;
-  });
-  if (!ok) return unsupported(op, w, mask, ctx);
-  // ptxas turns a shared add of 1 whose result is unused into ATOMS.POPC.INC.
-  model::MemOp shared_op = model::MemOp::SharedAtomic;
-  bool unused = is_red || op.has(ptx::flag::ResultUnused);
-  if (unused && op.subop == SubOp::Add && (op.type == Type::U32 || op.type == Type::S32) &&
-      op.src[0] >= ctx.program->first_constant_row &&
-      ctx.program->constants[op.src[0] - ctx.program->first_constant_row] == 1)
-    shared_op = model::MemOp::SharedAtomicAggregated;
-  // ...and a global one whose result is unused into RED; ncu counts the two apart.
-  publish(op, w, acc, shared_op, unused ? model::MemOp::GlobalReduction : model::MemOp::GlobalAtomic, bytes, ctx);
   return true;
 }
 

@@ -56,6 +56,10 @@ struct Arch {
   std::vector<int> load_pair_partners;  // lane xor masks that pair lanes (sm_90: 1, 2)
   int ldmatrix_group_lanes = 8;      // one 8x8 matrix: 8 row addresses
   int atomic_group_lanes = 32;       // 4-byte shared atomics
+  // 8-byte shared atomics (ATOMS.CAS.64, .EXCH.64, the CAST.64 of a 64-bit CAS loop): served
+  // in half-warps like 8-byte loads, lanes per bank counted as for 4-byte ones. Not yet
+  // measured: corpus/sass/atomics_shared.cu asks the H200.
+  int atomic64_group_lanes = 16;
   int sector_bytes = 32;             // global memory
   int line_bytes = 128;
   // Shared memory capacity rules, used by occupancy (bytes).

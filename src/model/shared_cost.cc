@@ -26,7 +26,7 @@ int unpaired_group_lanes(const Arch& arch, const WarpAccess& a) {
     case MemOp::SharedLoad: return arch.load_group_lanes[static_cast<size_t>(width_index(a.width))];
     case MemOp::SharedStore: return arch.store_group_lanes[static_cast<size_t>(width_index(a.width))];
     case MemOp::LdMatrix: case MemOp::Gmma: return arch.ldmatrix_group_lanes;
-    default: return arch.atomic_group_lanes;
+    default: return a.width == 8 ? arch.atomic64_group_lanes : arch.atomic_group_lanes;
   }
 }
 

@@ -144,3 +144,22 @@ TEST(SharedCost, EveryArchHasPowerOfTwoWavefrontAndBankBytes) {
 
 }  // namespace
 }  // namespace warpscope::model
+
+namespace warpscope::model {
+namespace {
+
+// 8-byte shared atomics (ATOMS.CAS.64, .EXCH.64, a 64-bit CAS loop's CAST.64): half-warps,
+// lanes per bank (the rule the H200 measurement of corpus/sass/atomics_shared.cu checks).
+TEST(SharedCost, EightByteAtomicsServeHalfWarpsAndCountLanes) {
+  const auto distinct = shared_of(make_access(MemOp::SharedAtomic, 8, [](int l) { return 8u * l; }));
+  EXPECT_EQ(distinct.groups, 2);
+  EXPECT_EQ(distinct.wavefronts, 2);
+  const auto one_word = shared_of(make_access(MemOp::SharedAtomic, 8, [](int) { return 64u; }));
+  EXPECT_EQ(one_word.wavefronts, 32);  // 16 lanes in each half, serialized
+  EXPECT_EQ(one_word.ideal_wavefronts, 2);
+  const auto four_a_word = shared_of(make_access(MemOp::SharedAtomic, 8, [](int l) { return 8u * (l % 8); }));
+  EXPECT_EQ(four_a_word.wavefronts, 4);  // each half: 8 words, 2 lanes each
+}
+
+}  // namespace
+}  // namespace warpscope::model

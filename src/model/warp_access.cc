@@ -42,8 +42,11 @@ Status validate(const WarpAccess& a) {
   } else if (width_index(a.width) < 0) {
     return make_error("unknown access width " + std::to_string(a.width) + " (expected 1, 2, 4, 8 or 16 bytes)");
   }
-  if ((a.op == MemOp::SharedAtomic || a.op == MemOp::SharedAtomicAggregated) && a.width != 4)
-    return make_error("shared atomics are modelled for 4-byte operands only, not " + std::to_string(a.width));
+  if (a.op == MemOp::SharedAtomic && a.width != 4 && a.width != 8)
+    return make_error("shared atomics are modelled for 4- and 8-byte operands only, not " + std::to_string(a.width));
+  if (a.op == MemOp::SharedAtomicAggregated && a.width != 4)
+    return make_error("the aggregated shared atomic (ATOMS.POPC.INC) has 4-byte operands, not " +
+                      std::to_string(a.width));
   const int align = is_matrix_rows(a.op) ? 16 : a.width;
   for (int lane = 0; lane < kWarpSize; ++lane) {
     if (!a.active(lane)) continue;

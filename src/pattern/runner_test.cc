@@ -226,8 +226,8 @@ TEST(Runner, ErrorsPointAtTheStatement) {
       {"shared float s[32]\nload s[0] if 1 % (lane - 1)", 2, 16, "remainder by zero"},
       {"shared float s[32]\nfor i in 0..100000\nfor j in 0..100000\nload s[0]", 4, 1,
        "too much work: more than 1048576 warp executions (warps x loop iterations) up to here"},
-      {"shared double s[32] at 8\natomic s[0]", 2, 1,
-       "atoms of s[32]: shared atomics are modelled for 4-byte operands only, not 8"},
+      {"shared char s[32]\natomic s[lane]", 2, 1,
+       "atoms of s[32]: shared atomics are modelled for 4- and 8-byte operands only, not 1"},
       {"shared half m[32][4]\nldmatrix.x1 m[lane][0]", 2, 1, "ldsm of m[32][4]: lane 1: address 8 is not aligned to 16 bytes"},
   };
   for (const RunError& c : cases) {

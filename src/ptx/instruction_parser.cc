@@ -81,6 +81,7 @@ const std::unordered_map<std::string_view, Modifier>& modifier_table() {
       {"sc", {ModKind::Ignore, 0}},            {"weak", {ModKind::Ignore, 0}},
       {"mmio", {ModKind::Ignore, 0}},          {"cta", {ModKind::Ignore, 0}},
       {"gpu", {ModKind::Ignore, 0}},           {"sys", {ModKind::Ignore, 0}},
+      {"cluster", {ModKind::Ignore, 0}},  // atom/red scope: one CTA per cluster here
       {"gl", {ModKind::Ignore, 0}},            {"L1::evict_normal", {ModKind::Ignore, 0}},
       {"L1::evict_last", {ModKind::Ignore, 0}}, {"L1::evict_first", {ModKind::Ignore, 0}},
       {"L1::evict_unchanged", {ModKind::Ignore, 0}}, {"L1::no_allocate", {ModKind::Ignore, 0}},

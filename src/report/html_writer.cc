@@ -42,6 +42,8 @@ tr.src-line[data-target]:hover td { outline: 1px solid #888; }
 tr.src-line.clean td.ln { border-left: 3px solid #3a9a5b; }
 tr.src-line.selected td { box-shadow: inset 0 2px 0 #0550ae, inset 0 -2px 0 #0550ae; }
 span.deg { color: #fff; background: #b42318; border-radius: 3px; padding: 0 4px; font-weight: bold; }
+span.timing { color: #fff; background: #7a5af8; border-radius: 3px; padding: 0 4px; margin-left: 2px; font-weight: bold; }
+p.timing { background: #f4f0ff; border-left: 4px solid #7a5af8; padding: 4px 8px; }
 section.line-detail h2 { font-size: 15px; }
 pre.code { background: #fff; border: 1px solid #ddd; padding: 4px 6px; margin: 4px 0; overflow-x: auto; }
 div.access { border: 1px solid #ccc; background: #fff; border-radius: 4px; margin: 8px 0; padding: 6px 8px; }
@@ -103,6 +105,7 @@ std::string line_row(const analysis::LineReport* l, int index, int number, const
   const std::uint64_t cost = excess(*l);
   std::string cls = cost > 0 ? "src-line hot" : "src-line clean";
   if (l->conflict_degree > 1) cls += " conflict";
+  if (l->timing_dependent) cls += " timing";
   return fmt::format(
       "<tr class=\"{}\" data-target=\"acc-{}\" data-line=\"{}\" tabindex=\"0\"{} title=\"{}:{}: {} excess wavefronts, "
       "{} excess sectors\"><td class=\"ln\">{}</td><td class=\"fig wf\">{}</td><td class=\"fig sectors\">{}</td>"
@@ -110,7 +113,8 @@ std::string line_row(const analysis::LineReport* l, int index, int number, const
       cls, index, number, shade(cost, worst), html_escape(l->file), l->line, l->excess_wavefronts, l->excess_sectors,
       html_escape(label), l->excess_wavefronts > 0 ? std::to_string(l->excess_wavefronts) : "",
       l->excess_sectors > 0 ? std::to_string(l->excess_sectors) : "",
-      l->conflict_degree > 1 ? fmt::format("<span class=\"deg\">{}-way</span>", l->conflict_degree) : "",
+      fmt::format("{}{}", l->conflict_degree > 1 ? fmt::format("<span class=\"deg\">{}-way</span>", l->conflict_degree) : "",
+                  l->timing_dependent ? "<span class=\"timing\" title=\"timing-dependent (CAS retry loop)\">~</span>" : ""),
       html_escape(code));
 }
 
@@ -203,6 +207,11 @@ std::string details(const analysis::KernelReport& r, const model::Arch& arch, co
     s += fmt::format("<h2>{}:{}: {} excess wavefronts, {} excess sectors</h2>\n", html_escape(l.file), l.line,
                      l.excess_wavefronts, l.excess_sectors);
     if (!l.source.empty()) s += "<pre class=\"code\">" + html_escape(l.source) + "</pre>\n";
+    if (l.timing_dependent)
+      s += "<p class=\"timing\">Timing-dependent: this line runs a compare-and-swap retry loop (ptxas's lowering "
+           "of a shared float or 64-bit add, or of a 16-bit atomic). Its figures count the retries the lanes of one "
+           "warp force on each other, the fewest any run takes; on the GPU, other warps on the same words add "
+           "retries that depend on timing, so two runs differ.</p>\n";
     for (const std::string& m : messages[{l.file, l.line}]) s += "<p class=\"finding\">" + html_escape(m) + "</p>\n";
     for (const auto& i : l.instructions) s += access_html(r, arch, i, fixes);
     s += "</section>\n";

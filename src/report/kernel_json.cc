@@ -36,6 +36,7 @@ nlohmann::json kernel_json(const analysis::KernelReport& r) {
   out["sampled"] = r.blocks_run < r.blocks_total;
   out["scale"] = r.scale;
   out["metrics"] = r.metrics;
+  out["timing_dependent"] = r.timing_dependent;
   nlohmann::json lines = nlohmann::json::array();
   for (const analysis::LineReport& l : r.lines) {
     nlohmann::json j{{"file", l.file}, {"line", l.line}, {"metrics", l.metrics}};
@@ -43,6 +44,7 @@ nlohmann::json kernel_json(const analysis::KernelReport& r) {
     j["excess_wavefronts"] = l.excess_wavefronts;
     j["excess_sectors"] = l.excess_sectors;
     j["conflict_degree"] = l.conflict_degree;
+    j["timing_dependent"] = l.timing_dependent;
     nlohmann::json insts = nlohmann::json::array();
     for (const auto& i : l.instructions)
       insts.push_back({{"ptx_line", i.ptx_line},
@@ -53,7 +55,8 @@ nlohmann::json kernel_json(const analysis::KernelReport& r) {
                        {"ideal_wavefronts", i.cost.ideal_wavefronts},
                        {"requests", i.cost.requests},
                        {"sectors", i.cost.sectors},
-                       {"ideal_sectors", i.cost.ideal_sectors}});
+                       {"ideal_sectors", i.cost.ideal_sectors},
+                       {"timing_dependent", i.cost.timing_dependent}});
     j["instructions"] = std::move(insts);
     if (l.worst && l.worst->cost.worst_excess > 0) {
       const auto& c = l.worst->cost;

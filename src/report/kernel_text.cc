@@ -84,15 +84,21 @@ std::string kernel_text(const analysis::KernelReport& r) {
   s += "\nPer source line, worst first (shared: wavefronts/ideal; global: sectors/ideal):\n";
   // A wgmma column (its shared-memory operands) only for kernels that have one.
   const bool gmma = get(r.metrics, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma") != 0;
-  s += fmt::format("  {:<28} {:>15} {:>13} {:>13}{} {:>4} {:>15} {:>15} {:>13}\n", "line", "shared ld", "shared st",
-                   "shared atom", gmma ? fmt::format(" {:>15}", "wgmma") : "", "deg", "global ld", "global st", "global red");
+  s += fmt::format("  {:<28} {:>15} {:>13} {:>13}{} {:>4} {:>15} {:>15} {:>13} {:>13}\n", "line", "shared ld", "shared st",
+                   "shared atom", gmma ? fmt::format(" {:>15}", "wgmma") : "", "deg", "global ld", "global st", "global red",
+                   "global atom");
   for (const LineReport& l : r.lines)
-    s += fmt::format("  {:<28} {:>15} {:>13} {:>13}{} {:>4} {:>15} {:>15} {:>13}\n",
-                     fmt::format("{}:{}", l.file, l.line), shared_cell(l, "shared_op_ld"),
-                     shared_cell(l, "shared_op_st"), shared_cell(l, "shared_op_atom"),
+    s += fmt::format("  {:<28} {:>15} {:>13} {:>13}{} {:>4} {:>15} {:>15} {:>13} {:>13}\n",
+                     fmt::format("{}:{}{}", l.file, l.line, l.timing_dependent ? " ~" : ""),
+                     shared_cell(l, "shared_op_ld"), shared_cell(l, "shared_op_st"), shared_cell(l, "shared_op_atom"),
                      gmma ? fmt::format(" {:>15}", shared_cell(l, "shared_op_gmma")) : "",
                      l.conflict_degree > 0 ? std::to_string(l.conflict_degree) : "-", global_cell(l, "global_op_ld"),
-                     global_cell(l, "global_op_st"), global_cell(l, "global_op_red"));
+                     global_cell(l, "global_op_st"), global_cell(l, "global_op_red"), global_cell(l, "global_op_atom"));
+  if (r.timing_dependent) {
+    s += "  ~ timing-dependent: a compare-and-swap retry loop (ptxas's, for a shared float or 64-bit add or a 16-bit\n"
+         "    atomic); its figures count the retries the lanes of one warp force on each other, the fewest any run\n"
+         "    takes: on the GPU, other warps on the same words add retries that depend on timing.\n";
+  }
   for (const LineReport& l : r.lines) {
     if (l.excess_wavefronts == 0 && l.excess_sectors == 0) continue;
     s += fmt::format("\n{}:{}: {} excess wavefronts, {} excess sectors\n", l.file, l.line, l.excess_wavefronts,

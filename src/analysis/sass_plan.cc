@@ -1,0 +1,159 @@
+// sass_plan.cc: plan_from_sass and plan_from_ptx (sass_plan.h), and the dead-load rule.
+#include "analysis/sass_plan.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "analysis/sass_match.h"
+
+namespace warpscope::analysis {
+
+namespace {
+
+// The PTX functions whose code the SASS function `name` holds: its own, and the functions it
+// calls (transitively) that ptxas inlined (they have no SASS function of their own).
+std::vector<const ptx::Function*> functions_of(const ptx::Module& module, int root,
+                                               const std::set<std::string>& with_sass) {
+  std::vector<const ptx::Function*> out;
+  std::vector<int> todo{root};
+  std::set<int> seen{root};
+  while (!todo.empty()) {
+    const int fi = todo.back();
+    todo.pop_back();
+    const ptx::Function& f = module.functions[static_cast<std::size_t>(fi)];
+    out.push_back(&f);
+    for (const ptx::CallSite& c : f.calls) {
+      if (c.callee < 0 || seen.count(c.callee)) continue;
+      const ptx::Function& callee = module.functions[static_cast<std::size_t>(c.callee)];
+      if (callee.is_declaration || with_sass.count(callee.name)) continue;
+      seen.insert(c.callee);
+      todo.push_back(c.callee);
+    }
+  }
+  return out;
+}
+
+bool is_load(const ptx::Instruction& inst) {
+  return (inst.opcode == ptx::Opcode::Ld || inst.opcode == ptx::Opcode::Ldu) &&
+         (inst.space == ptx::Space::Shared || inst.space == ptx::Space::Global || inst.space == ptx::Space::None);
+}
+
+// Loads whose destination registers are all never read: ptxas removes them (unless volatile).
+// Reads are counted as the parser counts them for atomics (ptx/instruction_parser.cc).
+void drop_dead_loads(const ptx::Function& f, SassPlan& plan) {
+  std::vector<int> reads(f.registers.size(), 0);
+  auto count = [&](std::uint32_t r) {
+    if (r < reads.size()) ++reads[r];
+  };
+  for (const ptx::Instruction& inst : f.body) {
+    count(inst.guard);
+    int first_source = ptx::writes_first_operand(inst.opcode) ? 1 : 0;
+    if (inst.opcode == ptx::Opcode::Setp || inst.opcode == ptx::Opcode::Shfl || inst.opcode == ptx::Opcode::Match)
+      first_source = 2;
+    for (int i = 0; i < inst.num_operands; ++i) {
+      const ptx::Operand& o = inst.op(i);
+      if (i < first_source && o.kind != ptx::OperandKind::Addr) continue;
+      if (o.kind == ptx::OperandKind::Reg || o.kind == ptx::OperandKind::Addr) count(o.reg[0]);
+      if (o.kind == ptx::OperandKind::Vec)
+        for (int k = 0; k < o.count; ++k) count(o.reg[static_cast<std::size_t>(k)]);
+    }
+  }
+  for (const ptx::Instruction& inst : f.body) {
+    if (!is_load(inst) || inst.has(ptx::flag::Volatile)) continue;
+    // Only a load no SASS instruction explained (a listing that has it wins over the rule).
+    if (const InstructionPlan* r = plan.role(&inst); r && !(r->action == InstructionPlan::Action::AsIs && r->unmatched))
+      continue;
+    const ptx::Operand& d = inst.op(0);
+    bool dead = true;
+    if (d.kind == ptx::OperandKind::Reg) dead = d.reg[0] < reads.size() && reads[d.reg[0]] == 0;
+    else if (d.kind == ptx::OperandKind::Vec)
+      for (int k = 0; k < d.count; ++k) {
+        const std::uint32_t r = d.reg[static_cast<std::size_t>(k)];
+        if (r != ptx::kNoReg && r < reads.size() && reads[r] > 0) dead = false;
+      }
+    else dead = false;
+    if (!dead) continue;
+    InstructionPlan& r = plan.roles[&inst];
+    r.action = InstructionPlan::Action::Drop;
+    if (r.unmatched) {
+      r.unmatched = false;
+      --plan.unmatched_ptx;
+    }
+    ++plan.dropped;
+  }
+}
+
+}  // namespace
+
+SassPlan plan_from_sass(const ptx::Module& module, const std::vector<sass::SassFunction>& sass) {
+  SassPlan plan;
+  std::set<std::string> with_sass;
+  for (const sass::SassFunction& sf : sass) with_sass.insert(sf.name);
+  std::set<const ptx::Function*> planned;
+  for (const sass::SassFunction& sf : sass) {
+    const int fi = module.find_function(sf.name);
+    if (fi < 0) continue;
+    const std::vector<const ptx::Function*> functions = functions_of(module, fi, with_sass);
+    std::vector<bool> taken;
+    detail::match_atomics(module, functions, sf, taken, plan);
+    detail::match_accesses(module, functions, sf, taken, plan);
+    for (const ptx::Function* f : functions)
+      if (planned.insert(f).second) drop_dead_loads(*f, plan);
+  }
+  // Functions no listing covers: what ptxas does anyway.
+  for (const ptx::Function& f : module.functions) {
+    if (f.is_declaration || planned.count(&f)) continue;
+    for (const ptx::Instruction& inst : f.body)
+      if ((inst.opcode == ptx::Opcode::Atom || inst.opcode == ptx::Opcode::Red) && !plan.role(&inst)) {
+        InstructionPlan& r = plan.roles[&inst];
+        r.has_atomic = true;
+        r.atomic = detail::predicted_atomic(inst);
+      }
+    drop_dead_loads(f, plan);
+  }
+  return plan;
+}
+
+SassPlan plan_from_ptx(const ptx::Module& module) {
+  SassPlan plan;
+  for (const ptx::Function& f : module.functions) {
+    if (f.is_declaration) continue;
+    for (const ptx::Instruction& inst : f.body)
+      if (inst.opcode == ptx::Opcode::Atom || inst.opcode == ptx::Opcode::Red) {
+        InstructionPlan& r = plan.roles[&inst];
+        r.has_atomic = true;
+        r.atomic = detail::predicted_atomic(inst);
+        if (r.atomic.lowering != AtomicLowering::Native) ++plan.atomics_lowered;
+      }
+    drop_dead_loads(f, plan);
+  }
+  return plan;
+}
+
+bool needs_sass(const ptx::Module& module) {
+  for (const ptx::Function& f : module.functions) {
+    std::vector<std::tuple<ptx::Opcode, ptx::Space, int, std::uint32_t, std::int32_t, std::int64_t>> seen;
+    for (const ptx::Instruction& inst : f.body) {
+      if (inst.opcode == ptx::Opcode::Atom || inst.opcode == ptx::Opcode::Red) return true;
+      const bool load = inst.opcode == ptx::Opcode::Ld;
+      if (!load && inst.opcode != ptx::Opcode::St) continue;
+      if (inst.space != ptx::Space::Shared && inst.space != ptx::Space::Global && inst.space != ptx::Space::None)
+        continue;
+      const ptx::Operand& a = inst.op(load ? 1 : 0);
+      const int width = ptx::type_bits(inst.type) / 8 * inst.vec;
+      if (a.kind != ptx::OperandKind::Addr || width <= 0) continue;
+      const std::size_t from = seen.size() > 256 ? seen.size() - 256 : 0;
+      for (std::size_t i = from; i < seen.size(); ++i) {
+        const auto& [op, space, w, reg, sym, imm] = seen[i];
+        if (op == inst.opcode && space == inst.space && w == width && reg == a.reg[0] && sym == a.symbol &&
+            (imm - a.imm == width || a.imm - imm == width))
+          return true;
+      }
+      seen.emplace_back(inst.opcode, inst.space, width, a.reg[0], a.symbol, a.imm);
+    }
+  }
+  return false;
+}
+
+}  // namespace warpscope::analysis

@@ -1,0 +1,122 @@
+// sass_plan.h: how each PTX memory instruction runs as SASS, found by matching the two.
+//
+// ptxas rewrites memory instructions: it merges scalar accesses off one base into vector
+// ones (four ld.shared.f32 [%r7+0..12] -> LDS.128, also across loop iterations it unrolled
+// and across lines), narrows loads whose upper bytes are unused (ld.global.u64 -> LDG.U16),
+// removes loads whose value is never read, and lowers atomics (ATOMS.POPC.INC, one elected
+// lane doing a warp's reduction, CAS retry loops, RED for an unused result). ncu counts
+// what runs, so each PTX instruction gets a role saying what to price:
+//
+//   PTX (gemm, line 26)            SASS                     role
+//   ld.shared.f32 [%r8]            LDS R26, [R5]            as is
+//   ld.shared.f32 [%r7]            LDS.128 R12, [R16]       part 0 of group 3 (16 B), anchor
+//   ld.shared.f32 [%r8+128]        LDS R29, [R5+0x80]       as is
+//   ld.shared.f32 [%r7+4]          (in LDS.128 R12)         part 1 of group 3
+//
+// Matching (sass_match.cc): PTX accesses are grouped by base (register, symbol) and kind;
+// each group is matched to the SASS instructions of the same kind on its source lines that
+// share a base register, at the byte shift that makes the most SASS instructions exactly
+// covered by PTX accesses (constants ptxas folded into the immediate shift every offset
+// alike). A SASS instruction covered exactly by PTX accesses of one pass is a *static*
+// group: its parts are known, and a load runs where its first part does (ptxas hoists the
+// others to it). Parts that cover only some of the SASS instruction's bytes (ptxas unrolled
+// a loop and merged across iterations) form a *dynamic* group: the parts a warp executes
+// are collected into W-aligned blocks at run time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/warp_access.h"
+#include "ptx/ir.h"
+#include "sass/sass_listing.h"
+
+namespace warpscope::analysis {
+
+// A load or store part of a wider SASS access.
+struct MergeRole {
+  int group = 0;        // plan-wide id
+  int width = 0;        // bytes per lane of the SASS instruction
+  bool dynamic = false; // parts collected into aligned blocks at run time
+  bool anchor = false;  // static: the part the wide access is recorded at
+  int part = 0;         // static: this part's index (program order)
+  int parts = 0;        // static: PTX instructions in the group
+};
+
+// How ptxas lowered an atom/red (the emulator computes the values; this says what runs).
+enum class AtomicLowering : std::uint8_t {
+  Native,          // one ATOMS/ATOMG/REDG/ATOM per execution, for the active lanes
+  PopcInc,         // ATOMS.POPC.INC: same-address lanes merge
+  Leader,          // a warp-wide reduction, then one elected lane's atomic
+  LeaderWhenFull,  // one lane's atomic after a warp-wide scan when all 32 lanes are active,
+                   // else every active lane's (a value-returning add to a uniform address)
+  CasLoop,         // a load, then compare-and-swap tries until each lane's succeeds
+  LeaderCasLoop,   // the elected lane's CAS loop
+};
+
+struct AtomicRole {
+  AtomicLowering lowering = AtomicLowering::Native;
+  // What ncu counts a global access under: op_atom for ATOMG and ATOM, op_red for RED.
+  model::MemOp global_op = model::MemOp::GlobalAtomic;
+  int cas_bytes = 4;            // CAS loops: the word compared (4 or 8; 16-bit atomics use 4)
+  bool shared_fallback = false; // a generic ATOM that, on a shared address, runs a CAS loop
+  bool from_sass = false;       // seen in the listing (else predicted from the PTX)
+};
+
+// Bytes [offset, offset + width) of a PTX access that one SASS instruction moves: alone, or
+// as a part of a wider SASS access (`merged`).
+struct Piece {
+  int offset = 0;
+  int width = 0;
+  bool merged = false;
+  MergeRole merge;
+  friend bool operator==(const Piece& a, const Piece& b) { return a.offset == b.offset && a.width == b.width; }
+};
+
+struct InstructionPlan {
+  enum class Action : std::uint8_t {
+    AsIs,     // price the PTX access
+    Merge,    // part of a wider access: `merge`
+    Reshape,  // the SASS moves it as `pieces` (narrowed to the bytes used, split, or split and merged)
+    Drop,     // no SASS instruction runs it (a load whose value is never read)
+  };
+  Action action = Action::AsIs;
+  bool unmatched = false;  // no SASS instruction at its position explained it (priced as written)
+  MergeRole merge;
+  std::vector<Piece> pieces;
+  bool has_atomic = false;
+  AtomicRole atomic;
+};
+
+struct SassPlan {
+  std::unordered_map<const ptx::Instruction*, InstructionPlan> roles;
+  int groups = 0;            // SASS vector instructions that merge PTX accesses
+  int next_group = 0;        // the next MergeRole::group id
+  int narrowed = 0;          // PTX loads narrowed or split
+  int dropped = 0;           // PTX loads ptxas removed
+  int atomics_lowered = 0;   // atomics priced as something other than one native instruction
+  int unmatched_ptx = 0;     // PTX accesses the SASS did not explain (priced as written)
+
+  const InstructionPlan* role(const ptx::Instruction* inst) const {
+    auto it = roles.find(inst);
+    return it == roles.end() ? nullptr : &it->second;
+  }
+};
+
+// Matches each SASS function to the PTX function of the same name (see the header comment).
+SassPlan plan_from_sass(const ptx::Module& module, const std::vector<sass::SassFunction>& sass);
+
+// What ptxas does to the PTX's atomics, known without its listing (sm_90, nvcc 12/13): float
+// and 64-bit arithmetic on shared memory becomes a CAS loop, 16-bit atomics a 32-bit CAS loop,
+// exch and cas stay value-returning (no RED form), an unused result of any other global atomic
+// becomes RED. Used when no listing is at hand (--no-sass, no ptxas).
+SassPlan plan_from_ptx(const ptx::Module& module);
+
+// True when the SASS could change a figure: some function has two accesses ptxas could
+// merge (same kind, width and base, adjacent offsets), or an atomic. When false,
+// disassembling (slow: nvdisasm takes most of a second) can be skipped.
+bool needs_sass(const ptx::Module& module);
+
+}  // namespace warpscope::analysis

@@ -1,0 +1,266 @@
+// sass_plan_test.cc: the SASS matcher on the examples' committed listings.
+#include "analysis/sass_plan.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "ptx/parser.h"
+
+namespace warpscope::analysis {
+namespace {
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+ptx::Module example(const std::string& name) {
+  auto m = ptx::parse(read(std::string(WARPSCOPE_SOURCE_DIR) + "/examples/" + name + ".ptx"), name + ".ptx");
+  EXPECT_TRUE(m.ok());
+  return m.ok() ? std::move(*m) : ptx::Module{};
+}
+
+SassPlan plan_for(const ptx::Module& m, const std::string& name) {
+  auto sass = sass::parse_sass_listing(read(std::string(WARPSCOPE_TEST_DATA) + "/sass/" + name + ".sass"));
+  EXPECT_TRUE(sass.ok());
+  return sass.ok() ? plan_from_sass(m, *sass) : SassPlan{};
+}
+
+// Our own kernels (corpus/sass) and their committed listings (corpus/sass/regen.sh).
+struct Corpus {
+  ptx::Module module;
+  SassPlan plan;
+};
+
+Corpus corpus(const std::string& name) {
+  Corpus c;
+  auto m = ptx::parse(read(std::string(WARPSCOPE_SOURCE_DIR) + "/corpus/sass/" + name + ".ptx"), name + ".ptx");
+  EXPECT_TRUE(m.ok());
+  if (!m.ok()) return c;
+  c.module = std::move(*m);
+  auto sass = sass::parse_sass_listing(read(std::string(WARPSCOPE_TEST_DATA) + "/sass/corpus/" + name + ".sass"));
+  EXPECT_TRUE(sass.ok());
+  if (sass.ok()) c.plan = plan_from_sass(c.module, *sass);
+  return c;
+}
+
+// The roles of function `fn`'s memory instructions at `line` of the .cu (innermost position),
+// with `opcode` (ld, st, atom).
+std::vector<const InstructionPlan*> roles_at(const Corpus& c, const std::string& fn, int line, ptx::Opcode opcode,
+                                             int* count = nullptr) {
+  std::vector<const InstructionPlan*> out;
+  int n = 0;
+  const int fi = c.module.find_function(fn);
+  EXPECT_GE(fi, 0) << fn;
+  if (fi < 0) return out;
+  for (const ptx::Instruction& inst : c.module.functions[static_cast<std::size_t>(fi)].body) {
+    if (inst.opcode != opcode || inst.debug.loc.line != line) continue;
+    if (inst.space == ptx::Space::Param || inst.space == ptx::Space::Local) continue;
+    ++n;
+    out.push_back(c.plan.role(&inst));
+  }
+  if (count) *count = n;
+  return out;
+}
+
+int merged(const std::vector<const InstructionPlan*>& roles, bool dynamic) {
+  int n = 0;
+  for (const InstructionPlan* r : roles)
+    if (r && r->action == InstructionPlan::Action::Merge && r->merge.dynamic == dynamic && r->merge.width == 16) ++n;
+  return n;
+}
+
+TEST(SassPlanCorpus, InterleavedGemmGroupsAreBothMerged) {
+  const Corpus c = corpus("gemm_merges");
+  // gemm16_both128: As[ty][k..k+3] and BsT[tx][k..k+3], 16 loads each, interleaved: 8 LDS.128.
+  const auto both = roles_at(c, "gemm16_both128", 28, ptx::Opcode::Ld);
+  ASSERT_EQ(both.size(), 32u);
+  EXPECT_EQ(merged(both, false), 32);
+  int anchors = 0;
+  for (const InstructionPlan* r : both) anchors += r->merge.anchor;
+  EXPECT_EQ(anchors, 8);
+  // sgemm_1d_blocktile: ptxas merges across the PTX's iterations: every part is dynamic.
+  const auto oned = roles_at(c, "sgemm_1d_blocktile", 52, ptx::Opcode::Ld);
+  EXPECT_GE(oned.size(), 16u);
+  EXPECT_EQ(merged(oned, true), 16);
+  // sgemm_2d_regtile: regM and regN, each one LDS.128 per k.
+  EXPECT_EQ(merged(roles_at(c, "sgemm_2d_regtile", 79, ptx::Opcode::Ld), false), 8);
+  EXPECT_EQ(merged(roles_at(c, "sgemm_2d_regtile", 80, ptx::Opcode::Ld), false), 8);
+}
+
+TEST(SassPlanCorpus, InlinedCompareAndSwapMergesAtTheHelpersLines) {
+  const Corpus c = corpus("compare_swap");
+  // The stride-1 steps: the pair's two loads one LDS.64, its two predicated stores one STS.64.
+  int loads = 0, stores = 0;
+  for (int line : {12, 13})
+    for (const InstructionPlan* r : roles_at(c, "bitonic_cas", line, ptx::Opcode::Ld))
+      loads += r && r->action == InstructionPlan::Action::Merge && r->merge.width == 8;
+  for (int line : {15, 16})
+    for (const InstructionPlan* r : roles_at(c, "bitonic_cas", line, ptx::Opcode::St))
+      stores += r && r->action == InstructionPlan::Action::Merge && r->merge.width == 8;
+  EXPECT_GT(loads, 0);
+  EXPECT_EQ(loads, stores);
+  EXPECT_EQ(c.plan.unmatched_ptx, 0);
+}
+
+TEST(SassPlanCorpus, HoistedNarrowedAndRedundantLoads) {
+  const Corpus c = corpus("rewrites");
+  // a = s[2t+1] and, under a branch, b = s[2t]: one static LDS.64 that runs where a does.
+  const auto a = roles_at(c, "hoist_merge_lanes", 20, ptx::Opcode::Ld);
+  const auto b = roles_at(c, "hoist_merge_lanes", 22, ptx::Opcode::Ld);
+  ASSERT_EQ(a.size(), 1u);
+  ASSERT_EQ(b.size(), 1u);
+  ASSERT_TRUE(a[0] && b[0]);
+  EXPECT_EQ(a[0]->action, InstructionPlan::Action::Merge);
+  EXPECT_TRUE(a[0]->merge.anchor);
+  EXPECT_EQ(b[0]->merge.group, a[0]->merge.group);
+  EXPECT_FALSE(b[0]->merge.dynamic);
+  // Two shared scalars, neighbours in the block's shared memory: one LDS.64 too.
+  const auto u = roles_at(c, "hoist_merge_uniform", 34, ptx::Opcode::Ld);
+  ASSERT_EQ(u.size(), 1u);
+  ASSERT_TRUE(u[0]);
+  EXPECT_EQ(u[0]->action, InstructionPlan::Action::Merge);
+  EXPECT_EQ(u[0]->merge.width, 8);
+  // ld.u64 whose low 16 bits are used: LDS.U16 / LDG.E.U16.
+  for (const char* fn : {"narrow_shared_u64", "narrow_global_u64"}) {
+    const auto n = roles_at(c, fn, std::string(fn) == "narrow_shared_u64" ? 47 : 54, ptx::Opcode::Ld);
+    ASSERT_EQ(n.size(), 1u) << fn;
+    ASSERT_TRUE(n[0]) << fn;
+    EXPECT_EQ(n[0]->action, InstructionPlan::Action::Reshape) << fn;
+    ASSERT_EQ(n[0]->pieces.size(), 1u);
+    EXPECT_EQ(n[0]->pieces[0].offset, 0);
+    EXPECT_EQ(n[0]->pieces[0].width, 2);
+  }
+  // Two identical loads in one straight stretch: one LDG; the second is dropped.
+  const auto first = roles_at(c, "cse_global", 61, ptx::Opcode::Ld);
+  const auto second = roles_at(c, "cse_global", 62, ptx::Opcode::Ld);
+  ASSERT_EQ(second.size(), 1u);
+  ASSERT_TRUE(second[0]);
+  EXPECT_EQ(second[0]->action, InstructionPlan::Action::Drop);
+  EXPECT_TRUE(first.size() == 1 && (first[0] == nullptr || first[0]->action == InstructionPlan::Action::AsIs));
+  // p[2i], p[2i+1] from a parameter: two LDG, nothing merged.
+  for (const InstructionPlan* r : roles_at(c, "global_pairs", 68, ptx::Opcode::Ld))
+    EXPECT_TRUE(r == nullptr || r->action == InstructionPlan::Action::AsIs);
+}
+
+AtomicLowering lowering_at(const Corpus& c, const std::string& fn, int line, model::MemOp* op = nullptr) {
+  const auto roles = roles_at(c, fn, line, ptx::Opcode::Atom);
+  EXPECT_EQ(roles.size(), 1u) << fn << ":" << line;
+  if (roles.size() != 1 || !roles[0] || !roles[0]->has_atomic) return AtomicLowering::Native;
+  if (op) *op = roles[0]->atomic.global_op;
+  return roles[0]->atomic.lowering;
+}
+
+TEST(SassPlanCorpus, GlobalAtomicsAsTheSassRunsThem) {
+  const Corpus c = corpus("atomics_global");
+  const std::string fn = "atom_global_forms";
+  // Atomics are inlined from the CUDA headers: their innermost line is the header's, so each
+  // is found by its call site's line in atomics_global.cu.
+  auto at = [&](int cu_line, model::MemOp* op) -> AtomicLowering {
+    const int fi = c.module.find_function(fn);
+    for (const ptx::Instruction& inst : c.module.functions[static_cast<std::size_t>(fi)].body) {
+      if (inst.opcode != ptx::Opcode::Atom || inst.debug.outer.line != cu_line) continue;
+      const InstructionPlan* r = c.plan.role(&inst);
+      EXPECT_TRUE(r && r->has_atomic && r->atomic.from_sass) << cu_line;
+      if (!r) return AtomicLowering::Native;
+      *op = r->atomic.global_op;
+      return r->atomic.lowering;
+    }
+    ADD_FAILURE() << "no atomic at atomics_global.cu:" << cu_line;
+    return AtomicLowering::Native;
+  };
+  model::MemOp op{};
+  EXPECT_EQ(at(21, &op), AtomicLowering::Native);
+  EXPECT_EQ(op, model::MemOp::GlobalReduction);  // unused add: RED
+  EXPECT_EQ(at(22, &op), AtomicLowering::Native);
+  EXPECT_EQ(op, model::MemOp::GlobalAtomic);     // used: ATOMG
+  at(34, &op);
+  EXPECT_EQ(op, model::MemOp::GlobalAtomic);     // unused cas: ATOMG (no RED form)
+  at(35, &op);
+  EXPECT_EQ(op, model::MemOp::GlobalAtomic);     // unused exch: ATOMG
+  at(28, &op);
+  EXPECT_EQ(op, model::MemOp::GlobalAtomic);     // generic f16x2 add: ATOM
+  at(32, &op);
+  EXPECT_EQ(op, model::MemOp::GlobalReduction);  // v4.f32, unused: REDG.F32x4
+  EXPECT_EQ(at(30, &op), AtomicLowering::CasLoop);         // f16 add: 32-bit CAS loop
+  EXPECT_EQ(at(42, &op), AtomicLowering::Leader);          // uniform add of 1: one lane
+  EXPECT_EQ(op, model::MemOp::GlobalReduction);
+  EXPECT_EQ(at(43, &op), AtomicLowering::Leader);          // uniform min: REDUX, one lane
+  EXPECT_EQ(at(44, &op), AtomicLowering::LeaderWhenFull);  // uniform, used: scan, lane 31
+  EXPECT_EQ(op, model::MemOp::GlobalAtomic);
+}
+
+TEST(SassPlanCorpus, SharedAtomicsAsTheSassRunsThem) {
+  const Corpus c = corpus("atomics_shared");
+  const std::string fn = "atom_shared_forms";
+  auto at = [&](int cu_line) -> AtomicLowering {
+    const int fi = c.module.find_function(fn);
+    for (const ptx::Instruction& inst : c.module.functions[static_cast<std::size_t>(fi)].body) {
+      if (inst.opcode != ptx::Opcode::Atom || inst.debug.outer.line != cu_line) continue;
+      const InstructionPlan* r = c.plan.role(&inst);
+      EXPECT_TRUE(r && r->has_atomic && r->atomic.from_sass) << cu_line;
+      return r ? r->atomic.lowering : AtomicLowering::Native;
+    }
+    ADD_FAILURE() << "no atomic at atomics_shared.cu:" << cu_line;
+    return AtomicLowering::Native;
+  };
+  EXPECT_EQ(at(28), AtomicLowering::PopcInc);
+  EXPECT_EQ(at(29), AtomicLowering::Native);
+  EXPECT_EQ(at(37), AtomicLowering::Native);   // cas.b64
+  EXPECT_EQ(at(39), AtomicLowering::CasLoop);  // f32 add
+  EXPECT_EQ(at(42), AtomicLowering::CasLoop);  // f64 add
+  EXPECT_EQ(at(43), AtomicLowering::CasLoop);  // u64 add
+  EXPECT_EQ(at(44), AtomicLowering::CasLoop);  // u64 min
+  EXPECT_EQ(at(46), AtomicLowering::Leader);
+  EXPECT_EQ(at(47), AtomicLowering::LeaderWhenFull);
+  EXPECT_EQ(at(48), AtomicLowering::LeaderCasLoop);
+  const int fi = c.module.find_function(fn);
+  for (const ptx::Instruction& inst : c.module.functions[static_cast<std::size_t>(fi)].body)
+    if (inst.opcode == ptx::Opcode::Atom && inst.debug.outer.line == 45) {
+      const InstructionPlan* r = c.plan.role(&inst);
+      ASSERT_TRUE(r);
+      EXPECT_TRUE(r->atomic.shared_fallback);  // generic f16x2: ATOM, on a shared address a CAS loop
+    }
+}
+
+TEST(SassPlan, TiledGemmMergesFourLoadsEightTimes) {
+  const ptx::Module m = example("gemm_tiled");
+  const SassPlan plan = plan_for(m, "gemm_tiled");
+  EXPECT_EQ(plan.groups, 8);  // the SASS has 8 LDS.128 on line 26
+  int parts = 0, anchors = 0;
+  for (const auto& [inst, role] : plan.roles) {
+    if (role.action != InstructionPlan::Action::Merge) continue;
+    ++parts;
+    anchors += role.merge.anchor;
+    EXPECT_EQ(role.merge.width, 16);
+    EXPECT_EQ(role.merge.parts, 4);
+    EXPECT_FALSE(role.merge.dynamic);
+  }
+  EXPECT_EQ(parts, 32);
+  EXPECT_EQ(anchors, 8);
+  EXPECT_EQ(plan.unmatched_ptx, 0);
+  EXPECT_TRUE(needs_sass(m));
+}
+
+TEST(SassPlan, ScanMergesAcrossLines) {
+  const ptx::Module m = example("scan_blelloch");
+  const SassPlan plan = plan_for(m, "scan_blelloch");
+  ASSERT_GE(plan.groups, 2);
+  for (const auto& [inst, role] : plan.roles)
+    if (role.action == InstructionPlan::Action::Merge) EXPECT_EQ(role.merge.width, 8);
+}
+
+TEST(SassPlan, NothingToMergeInANaiveTranspose) {
+  const ptx::Module m = example("transpose_naive");
+  EXPECT_FALSE(needs_sass(m));
+  const SassPlan plan = plan_for(m, "transpose_naive");
+  EXPECT_EQ(plan.groups, 0);
+  EXPECT_EQ(plan.unmatched_ptx, 0);
+}
+
+}  // namespace
+}  // namespace warpscope::analysis
