@@ -82,6 +82,10 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   launch.dynamic_shared_bytes = config.dynamic_shared_bytes;
   launch.step_budget = options.step_budget;
   launch.check_uninitialized_shared = options.check_uninitialized_shared;
+  launch.order = options.order;
+  launch.order_seed = options.order_seed;
+  launch.quantum = options.quantum;
+  launch.cluster = config.cluster;
   launch.params.assign(p.param_bytes, 0);
   for (std::size_t i = 0; i < args.size(); ++i) {
     const KernelParam& kp = p.params[i];

@@ -4,6 +4,8 @@
 //
 //   0x0000_7e00_0000_0000 + off   shared memory of the running block (off < 4 GiB)
 //   0x0000_7f00_0000_0000 + off   local memory of the running thread
+//   0x0000_7d00_0000_0000 + off   the kernel's parameters (cvta.param: a __grid_constant__
+//                                 CUtensorMap's address), read-only
 //   anything else                 global memory: buffers at cudaMalloc-like addresses
 //
 // Global buffers start 256-byte aligned (as cudaMalloc's) with unmapped gaps between
@@ -25,6 +27,8 @@ inline constexpr std::uint64_t kFirstBuffer = 0x0000000700000000ull;
 
 inline bool in_shared_window(std::uint64_t a) { return a - kSharedWindow < kWindowSize; }
 inline bool in_local_window(std::uint64_t a) { return a - kLocalWindow < kWindowSize; }
+inline constexpr std::uint64_t kParamWindow = 0x00007d0000000000ull;
+inline bool in_param_window(std::uint64_t a) { return a - kParamWindow < kWindowSize; }
 
 struct Buffer {
   std::string name;  // "arg0", "counter" (a .global variable), ...

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "emu/lanes.h"
+#include "emu/shared_address.h"
 
 namespace warpscope::emu {
 namespace {
@@ -143,6 +144,9 @@ bool resolve(const Op& op, ptx::Space space, std::uint32_t row, std::int64_t off
         } else if (in_local_window(a)) {
           where = Where::Local;
           a -= kLocalWindow;
+        } else if (in_param_window(a)) {
+          where = Where::Param;
+          a -= kParamWindow;
         } else {
           where = Where::Global;
         }
@@ -158,6 +162,19 @@ bool resolve(const Op& op, ptx::Space space, std::uint32_t row, std::int64_t off
     std::uint8_t* p = nullptr;
     switch (where) {
       case Where::Shared:
+        if (a > kClusterOffsetMask && ctx.cluster != nullptr) {
+          // Another block's shared memory (a .shared::cluster address from mapa): distributed
+          // shared memory, not this block's banks, so no shared-memory event.
+          std::uint8_t* written = nullptr;
+          p = cluster_shared(ctx, a, uwidth, &written);
+          if (p == nullptr) {
+            ok = out_of_bounds(op, w, l, where, a, width, intent, ctx);
+            return;
+          }
+          if (written != nullptr && intent != Intent::Read)
+            for (int i = 0; i < width; ++i) written[i] = 1;
+          break;
+        }
         if (a + uwidth > ctx.shared_size || a >= ctx.shared_size) {
           ok = out_of_bounds(op, w, l, where, a, width, intent, ctx);
           return;

@@ -5,6 +5,7 @@
 //   operands={Vec{%f1,%f2}, Addr{%rd4, +8}}
 #include <unordered_map>
 
+#include "ptx/async_variant.h"
 #include "ptx/parser_impl.h"
 
 namespace warpscope::ptx::detail {
@@ -199,15 +200,16 @@ void Parser::instruction(Function& f, int function_index) {
     while (!rest.empty() && supported) {
       auto dot = rest.find('.');
       std::string_view mod = rest.substr(0, dot);
-      supported = apply_modifier(inst, mod);
+      supported = apply_modifier(inst, mod) || async::apply_async_modifier(inst, mod);
       rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
     }
   }
   // ".proxy.async" only qualifies a fence; st.async, red.async (cluster memory) are not emulated.
-  if (supported && inst.opcode != Opcode::Fence &&
+  if (supported && inst.opcode != Opcode::Fence && family_of(inst.opcode) != Family::Async &&
       (inst.text.find(".async") != std::string::npos || inst.text.find(".proxy") != std::string::npos) &&
       inst.opcode != Opcode::CpAsync && inst.opcode != Opcode::CpAsyncCommit && inst.opcode != Opcode::CpAsyncWait &&
-      inst.opcode != Opcode::CpAsyncWaitAll)
+      inst.opcode != Opcode::CpAsyncWaitAll && inst.opcode != Opcode::CpAsyncBulkCommit &&
+      inst.opcode != Opcode::CpAsyncBulkWait)
     supported = false;
   if (!supported) {
     inst.opcode = Opcode::Unsupported;
@@ -230,11 +232,18 @@ void Parser::instruction(Function& f, int function_index) {
   if (inst.opcode == Opcode::Call) {
     call_operands(f, inst);
   } else if (!peek().is(';')) {
-    bool pair_slot = inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Match;
+    bool pair_slot = inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Match ||
+                     inst.opcode == Opcode::Elect;
     for (;;) {
       if (inst.num_operands >= kMaxOperands) fail(peek(), "too many operands");
       Operand o = operand(f, inst);
       inst.operands[inst.num_operands++] = o;
+      // A tensor address's coordinates follow it as vector operands.
+      for (const Operand& c : tensor_coordinates_) {
+        if (inst.num_operands >= kMaxOperands) fail(peek(), "too many operands");
+        inst.operands[inst.num_operands++] = c;
+      }
+      tensor_coordinates_.clear();
       if (inst.num_operands == 1 && pair_slot) {
         // "%p1|%p2" or "%r1|%p1": the second destination goes in slot 1 (None if absent).
         Operand second;
@@ -270,14 +279,18 @@ Operand Parser::address_operand() {
   } else {
     o.imm = expect_integer("an address");
   }
-  expect(']', "to close the address");
   return o;
 }
 
 Operand Parser::operand(Function& f, Instruction& inst) {
   Operand o;
   const Token& t = peek();
-  if (accept('[')) return address_operand();
+  if (accept('[')) {
+    Operand a = address_operand();
+    if (accept(',')) tensor_coordinates_ = coordinate_vectors(f, inst);  // [tensorMap, {c0, c1, ...}]
+    expect(']', "to close the address");
+    return a;
+  }
   if (accept('{')) {
     o.kind = OperandKind::Vec;
     for (;;) {
@@ -346,6 +359,11 @@ Operand Parser::operand(Function& f, Instruction& inst) {
       std::string_view c = next().text;
       o.component = c == ".y" ? 1 : c == ".z" ? 2 : 0;
     }
+    return o;
+  }
+  if (v.text == "_") {  // the sink: a destination nobody reads (mbarrier.arrive _, [bar])
+    o.kind = OperandKind::Reg;
+    o.reg[0] = kNoReg;
     return o;
   }
   if (v.text == "WARP_SZ") {  // the PTX ISA's predefined constant: what warpSize compiles to
@@ -428,7 +446,9 @@ void Parser::finish_function(Function& f) {
   for (const Instruction& inst : f.body) {
     count(inst.guard);
     int first_source = writes_first_operand(inst.opcode) ? 1 : 0;
-    if (inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Match) first_source = 2;
+    if (inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Match ||
+        inst.opcode == Opcode::Elect)
+      first_source = 2;
     for (int i = 0; i < inst.num_operands; ++i) {
       const Operand& o = inst.op(i);
       bool source = i >= first_source || o.kind == OperandKind::Addr;

@@ -27,8 +27,10 @@ enum class Opcode : std::uint8_t {
   kCount
 };
 
+// Async: the sm_90 asynchronous pipeline (mbarrier, TMA and bulk copies, tensor maps) and
+// its helpers (elect, mapa); emu/exec_async.cc dispatches it.
 enum class Family : std::uint8_t {
-  Arith, Special, Bits, Compare, Move, Memory, Nop, Warp, Control, Unsupported
+  Arith, Special, Bits, Compare, Move, Memory, Nop, Warp, Control, Async, Unsupported
 };
 
 Family family_of(Opcode op);
@@ -90,6 +92,7 @@ inline constexpr std::uint32_t ResultUnused = 1u << 18;  // atom whose destinati
 inline constexpr std::uint32_t Relu = 1u << 19;        // cvt.relu / max.relu
 inline constexpr std::uint32_t CarryOut = 1u << 20;    // add.cc, mad.lo.cc, addc.cc
 inline constexpr std::uint32_t SatFinite = 1u << 21;   // cvt.satfinite
+inline constexpr std::uint32_t Cluster = 1u << 22;     // .shared::cluster (the first state space)
 }  // namespace flag
 
 enum class Sreg : std::uint8_t {
@@ -147,7 +150,7 @@ struct DebugLoc {
   bool inlined() const { return !(outer == loc); }
 };
 
-inline constexpr int kMaxOperands = 6;
+inline constexpr int kMaxOperands = 8;
 
 struct Instruction {
   Opcode opcode = Opcode::Unsupported;
@@ -163,6 +166,7 @@ struct Instruction {
   bool guard_negated = false;
   std::uint32_t guard = kNoReg;  // @%p
   std::uint32_t flags = 0;
+  std::uint32_t variant = 0;  // the Async family's own modifiers (ptx/async_variant.h)
   std::array<Operand, kMaxOperands> operands{};
   int ptx_line = 0;
   DebugLoc debug;
