@@ -41,7 +41,7 @@ void CostListener::on_access(const emu::AccessEvent& e) {
 }
 
 void CostListener::add_part(const emu::AccessEvent& e, const FusionRole& role) {
-  Pending& p = pending_[e.warp];
+  Pending& p = pending_[e.block_index << 6 | static_cast<std::uint64_t>(e.warp)];
   if (p.group != role.group || ((p.seen >> role.index) & 1u)) {  // another group, or a new round
     flush(p);
     p.group = role.group;
@@ -131,9 +131,54 @@ void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& ac
   }
 }
 
+void BulkCost::merge(const BulkCost& o) {
+  if (!o.used()) return;
+  if (!used() || o.first_block_index < first_block_index ||
+      (o.first_block_index == first_block_index && o.first_warp < first_warp)) {
+    BulkCost mine = *this;
+    *this = o;
+    if (!mine.used()) return;
+    issues += mine.issues;
+    bytes += mine.bytes;
+    global_bytes += mine.global_bytes;
+    global_sectors += mine.global_sectors;
+    ideal_sectors += mine.ideal_sectors;
+    return;
+  }
+  issues += o.issues;
+  bytes += o.bytes;
+  global_bytes += o.global_bytes;
+  global_sectors += o.global_sectors;
+  ideal_sectors += o.ideal_sectors;
+}
+
+void CostListener::on_bulk_copy(const emu::BulkCopyEvent& e) {
+  if (bulk_by_pc_.size() <= e.pc) bulk_by_pc_.resize(e.pc + 1);
+  BulkCost& c = bulk_by_pc_[e.pc];
+  if (!c.used()) {
+    c.instruction = e.instruction;
+    c.kind = e.kind;
+    c.tensor = e.tensor;
+    c.first_block = e.block;
+    c.first_block_index = e.block_index;
+    c.first_warp = e.warp;
+    c.shared = e.shared;
+    c.row_bytes = e.row_bytes;
+    c.swizzle_bytes = e.swizzle_bytes;
+    if (e.footprint != nullptr) c.footprint = *e.footprint;
+  }
+  ++c.issues;
+  c.bytes += e.bytes;
+  c.global_bytes += e.global_bytes;
+  c.global_sectors += e.global_sectors;
+  c.ideal_sectors += e.ideal_sectors;
+}
+
 void CostListener::merge(const CostListener& other) {
   if (by_pc_.size() < other.by_pc_.size()) by_pc_.resize(other.by_pc_.size());
   for (std::size_t pc = 0; pc < other.by_pc_.size(); ++pc) by_pc_[pc].merge(other.by_pc_[pc]);
+  if (bulk_by_pc_.size() < other.bulk_by_pc_.size()) bulk_by_pc_.resize(other.bulk_by_pc_.size());
+  for (std::size_t pc = 0; pc < other.bulk_by_pc_.size(); ++pc) bulk_by_pc_[pc].merge(other.bulk_by_pc_[pc]);
   invalid_ += other.invalid_;
   fused_ += other.fused_;
 }

@@ -56,6 +56,30 @@ struct InstructionCost {
   void merge(const InstructionCost& other);
 };
 
+// What one static bulk-copy instruction (a TMA box copy, a cp.async.bulk range) cost
+// over the whole run: issues (one per issuing lane), bytes, the global sectors of the
+// bytes inside the tensor, and the first issue's shared footprint (the bank diagram).
+struct BulkCost {
+  const ptx::Instruction* instruction = nullptr;
+  emu::BulkCopyEvent::Kind kind = emu::BulkCopyEvent::Kind::Load;
+  bool tensor = false;
+  std::uint64_t issues = 0;
+  std::uint64_t bytes = 0;           // moved, out-of-bounds fill included, per destination
+  std::uint64_t global_bytes = 0;
+  std::uint64_t global_sectors = 0;
+  std::uint64_t ideal_sectors = 0;
+  emu::Dim3 first_block{};
+  std::uint64_t first_block_index = 0;
+  int first_warp = 0;
+  std::uint32_t shared = 0, row_bytes = 0, swizzle_bytes = 0;
+  std::vector<emu::SharedChunk> footprint;
+
+  bool used() const { return issues > 0; }
+  bool is_load() const { return kind == emu::BulkCopyEvent::Kind::Load; }
+  bool is_store() const { return kind == emu::BulkCopyEvent::Kind::Store || kind == emu::BulkCopyEvent::Kind::Reduce; }
+  void merge(const BulkCost& other);
+};
+
 class CostListener final : public emu::Listener {
  public:
   // With a fusion plan, the PTX accesses ptxas merged are priced as the one wide access
@@ -64,9 +88,11 @@ class CostListener final : public emu::Listener {
 
   void on_access(const emu::AccessEvent& event) override;
   void on_block_end(const emu::BlockEvent& event) override;
+  void on_bulk_copy(const emu::BulkCopyEvent& event) override;
 
   // Per program index (pc); entries of instructions never executed are unused.
   const std::vector<InstructionCost>& instructions() const { return by_pc_; }
+  const std::vector<BulkCost>& bulk_copies() const { return bulk_by_pc_; }  // per pc, like instructions()
   std::uint64_t invalid_accesses() const { return invalid_; }
   void merge(const CostListener& other);
   std::uint64_t fused_accesses() const { return fused_; }
@@ -87,8 +113,10 @@ class CostListener final : public emu::Listener {
   const model::Arch& arch_;
   const FusionPlan* plan_ = nullptr;
   std::vector<InstructionCost> by_pc_;
+  std::vector<BulkCost> bulk_by_pc_;
   std::vector<model::PriceCache> caches_;     // by pc: warps repeat their patterns
-  std::unordered_map<int, Pending> pending_;  // by warp, within the current block
+  // By (block, warp): the blocks of a cluster run interleaved.
+  std::unordered_map<std::uint64_t, Pending> pending_;
   std::uint64_t invalid_ = 0;
   std::uint64_t fused_ = 0;
 };

@@ -30,11 +30,31 @@ inline constexpr const char* kSourceSectorsIdeal = "L2 Theoretical Sectors Globa
 
 using Metrics = std::map<std::string, long long>;
 
+// TMA and LDGSTS counters (ncu names without ".sum"). TMA copies do not use the LSU:
+// issues count as smsp__inst_executed_op_tma_ld/_st, a load's global reads as xbar2l1tex
+// sectors and bytes (each box row's 32-byte sectors), a store's writes as l1tex2xbar
+// bytes. cp.async (LDGSTS) reads count under op_ld requests and sectors; its shared
+// writes are wavefronts of their own.
+inline constexpr const char* kTmaLoads = "smsp__inst_executed_op_tma_ld";
+inline constexpr const char* kTmaStores = "smsp__inst_executed_op_tma_st";
+inline constexpr const char* kTmaLoadSectors = "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld";
+inline constexpr const char* kTmaLoadBytes = "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld";
+inline constexpr const char* kTmaStoreBytes = "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st";
+inline constexpr const char* kLdgstsWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts";
+inline constexpr const char* kLdgstsConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts";
+
 // One instruction's share of a line, for the listing.
 struct LineInstruction {
   std::string text;  // "ld.shared.f32"
   int ptx_line = 0;
   InstructionCost cost;
+};
+
+// One bulk-copy instruction's share of a line.
+struct LineBulkCopy {
+  std::string text;  // "cp.async.bulk.tensor.2d.shared::cluster.global..."
+  int ptx_line = 0;
+  BulkCost cost;
 };
 
 struct LineReport {
@@ -47,6 +67,7 @@ struct LineReport {
   std::uint64_t excess_sectors = 0;
   int conflict_degree = 0;  // worst warp's worst bank, over the line's shared instructions
   std::vector<LineInstruction> instructions;
+  std::vector<LineBulkCopy> bulk_copies;  // TMA and cp.async.bulk instructions of the line
   // The line's worst instruction (most excess), for the lane -> address -> bank listing.
   std::optional<LineInstruction> worst;
 };

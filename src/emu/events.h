@@ -107,6 +107,7 @@ struct BulkCopyEvent {
   std::uint64_t bytes = 0;           // what the copy moves (a box's out-of-bounds fill included)
   std::uint64_t global_bytes = 0;    // of them, bytes inside the tensor (read or written)
   std::uint64_t global_sectors = 0;  // 32-byte sectors those bytes touch, each box row apart
+  std::uint64_t ideal_sectors = 0;   // the fewest sectors those bytes fit in (32-byte aligned rows)
   std::uint32_t shared = 0;          // the shared end's first byte (before the swizzle)
   std::uint32_t row_bytes = 0;       // a box row's bytes (a range: its size)
   std::uint32_t swizzle_bytes = 0;   // 0, 32, 64, 128

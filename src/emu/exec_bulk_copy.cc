@@ -75,6 +75,7 @@ bool exec_bulk_copy(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx
       std::uint64_t a = value(w, operand(op, ctx, src), l);
       e.global_bytes = size;
       e.global_sectors = sectors_of(a, size);
+      e.ideal_sectors = (size + 31) / 32;
       if (ctx.listener) ctx.listener->on_bulk_copy(e);
       return;
     }
@@ -170,6 +171,7 @@ bool exec_bulk_copy(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx
     }
     e.global_bytes = from_shared && to_shared ? 0 : size;
     e.global_sectors = from_shared && to_shared ? 0 : sectors_of(global, size);
+    e.ideal_sectors = from_shared && to_shared ? 0 : (size + 31) / 32;
     if (ctx.listener) ctx.listener->on_bulk_copy(e);
   });
   return ok;

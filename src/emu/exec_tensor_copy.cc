@@ -114,6 +114,7 @@ bool exec_tensor_copy(const Op& op, Warp& w, std::uint32_t mask, BlockContext& c
     e.lane = l;
     e.bytes = shape.bytes();
     e.global_sectors = box_sectors(rows, esize);
+    e.ideal_sectors = box_ideal_sectors(rows, esize);
     e.global_bytes = 0;
     for (const BoxRow& r : rows) e.global_bytes += static_cast<std::uint64_t>(r.hi - r.lo) * esize;
     e.row_bytes = shape.row_bytes;

@@ -62,6 +62,12 @@ std::uint64_t box_sectors(const std::vector<BoxRow>& rows, std::uint32_t element
   return sectors;
 }
 
+std::uint64_t box_ideal_sectors(const std::vector<BoxRow>& rows, std::uint32_t element_bytes) {
+  std::uint64_t sectors = 0;
+  for (const BoxRow& r : rows) sectors += (static_cast<std::uint64_t>(r.hi - r.lo) * element_bytes + 31) / 32;
+  return sectors;
+}
+
 std::uint64_t fill_pattern(const tmap::TensorMapFields& m) {
   if (m.fill != tmap::Fill::NaN) return 0;
   switch (tmap::element_bytes(m.dtype)) {

@@ -53,8 +53,10 @@ struct BoxRow {
 // The box's rows at coordinates `coords` (map.rank of them), in shared-memory order.
 std::vector<BoxRow> box_rows(const tmap::TensorMapFields& map, const BoxShape& shape, const std::int32_t* coords);
 
-// 32-byte sectors the in-bounds bytes of the rows touch, each row counted alone.
+// 32-byte sectors the in-bounds bytes of the rows touch, each row counted alone; and
+// the fewest that could hold them (each row's bytes / 32, rounded up).
 std::uint64_t box_sectors(const std::vector<BoxRow>& rows, std::uint32_t element_bytes);
+std::uint64_t box_ideal_sectors(const std::vector<BoxRow>& rows, std::uint32_t element_bytes);
 
 // The fill value's bytes of one element (zeros, or the type's canonical NaN).
 std::uint64_t fill_pattern(const tmap::TensorMapFields& map);
