@@ -30,12 +30,13 @@ TensorMapBytes encode_tensor_map(const tmap::TensorMapFields& f) {
   put<std::uint64_t>(b, kAddress, f.address);
   put<std::uint32_t>(b, kRank, static_cast<std::uint32_t>(f.rank - 1));
   put<std::uint32_t>(b, kType, static_cast<std::uint32_t>(f.dtype));
-  for (int i = 0; i < tmap::kMaxRank; ++i) {
+  // Only the map's own dimensions: the rest stay zero, as on a map built on the device.
+  for (int i = 0; i < f.rank && i < tmap::kMaxRank; ++i) {
     auto u = static_cast<std::size_t>(i);
     put<std::uint32_t>(b, kDims + 4 * u, static_cast<std::uint32_t>(f.dims[i]));
     put<std::uint32_t>(b, kBox + 4 * u, f.box[i]);
     put<std::uint32_t>(b, kElemStrides + 4 * u, f.elem_strides[i]);
-    if (i < tmap::kMaxRank - 1) put<std::uint64_t>(b, kStrides + 8 * u, f.strides[i]);
+    if (i + 1 < f.rank) put<std::uint64_t>(b, kStrides + 8 * u, f.strides[i]);
   }
   put<std::uint32_t>(b, kInterleave, static_cast<std::uint32_t>(f.interleave));
   put<std::uint32_t>(b, kSwizzle, static_cast<std::uint32_t>(f.swizzle));
@@ -49,7 +50,7 @@ tmap::TensorMapFields decode_tensor_map(const std::uint8_t* b) {
   std::uint32_t rank = get<std::uint32_t>(b, kRank);
   f.rank = rank >= static_cast<std::uint32_t>(tmap::kMaxRank) ? tmap::kMaxRank + 1 : static_cast<int>(rank) + 1;
   f.dtype = static_cast<tmap::DataType>(get<std::uint32_t>(b, kType));
-  for (int i = 0; i < tmap::kMaxRank; ++i) {
+  for (int i = 0; i < f.rank && i < tmap::kMaxRank; ++i) {
     auto u = static_cast<std::size_t>(i);
     f.dims[i] = get<std::uint32_t>(b, kDims + 4 * u);
     f.box[i] = get<std::uint32_t>(b, kBox + 4 * u);
