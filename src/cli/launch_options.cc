@@ -17,9 +17,10 @@ void add_launch_options(CLI::App& sub, LaunchOptions& o) {
   sub.add_option("--grid", o.grid, "grid X[,Y[,Z]]")->capture_default_str();
   sub.add_option("--block", o.block, "block X[,Y[,Z]]")->capture_default_str();
   sub.add_option("--dyn-smem", o.dyn_smem, "dynamic shared memory bytes");
+  sub.add_option("--cluster", o.cluster, "blocks per cluster X[,Y[,Z]] (sm_90 thread block clusters)");
   sub.add_option("--arg", o.args,
-                 "kernel argument, in parameter order: buf:<bytes>, file:<path>, i32:<v>, u32:<v>, i64:<v>, u64:<v>, "
-                 "f32:<v>, f64:<v>");
+                 "kernel argument, in parameter order: buf:<bytes>, file:<path>, tmap:<buf:|file:>,dtype=..,dims=..,"
+                 "strides=..,box=..,swizzle=.. (a CUtensorMap), i32:<v>, u32:<v>, i64:<v>, u64:<v>, f32:<v>, f64:<v>");
   sub.add_option("--blocks", o.blocks, "emulate only these blocks (e.g. 0,3,8-15 or 10%); totals are scaled");
   sub.add_option("--arch", o.arch, "target architecture")->capture_default_str();
   sub.add_option("-j,--jobs", o.jobs, "worker threads (default: one per core)");
@@ -72,7 +73,12 @@ Expected<std::unique_ptr<PreparedLaunch>> prepare_launch(const LaunchOptions& o,
   auto block = parse_dim3(o.block, "--block");
   if (!block) return block.error();
   if (block->count() > 1024) return make_error("--block: at most 1024 threads per block");
-  p->launch = emu::LaunchConfig{*grid, *block, o.dyn_smem};
+  p->launch = emu::LaunchConfig{*grid, *block, o.dyn_smem, {}};
+  if (!o.cluster.empty()) {
+    auto cluster = parse_dim3(o.cluster, "--cluster");
+    if (!cluster) return cluster.error();
+    p->launch.cluster = *cluster;
+  }
   p->blocks_total = grid->count();
   {  // check the arguments once, before any run
     emu::GlobalMemory memory;

@@ -33,6 +33,7 @@ struct LaunchOptions {
   std::string grid = "1";
   std::string block = "32";
   std::uint32_t dyn_smem = 0;
+  std::string cluster;  // --cluster X[,Y[,Z]]: blocks per cluster
   std::vector<std::string> args;
   std::string blocks;
   std::string arch = "sm_90";

@@ -152,5 +152,53 @@ TEST(AsyncKernels, TmaLayoutCheckCanFail) {
   EXPECT_GT(stores, 0);
 }
 
+// Two-block clusters: distributed shared memory both ways, a remote mbarrier arrival, a
+// multicast TMA load, cluster barriers; in both warp orders.
+TEST(AsyncKernels, ClusterOfTwoSharesMemory) {
+  for (WarpOrder order : {WarpOrder::Forward, WarpOrder::Reverse}) {
+    RunOptions options;
+    options.order = order;
+    options.quantum = order == WarpOrder::Reverse ? 3 : 0;
+    Launch l;
+    launch(l, "cluster_dsmem", "cluster_dsmem", {{4, 1, 1}, {256, 1, 1}, 0},
+           {"tmap:file:data/iota_64x64.bin,dtype=u32,dims=64x64,strides=256,box=32x8,swizzle=none", "buf:4096", "buf:4096",
+            "buf:4096"},
+           options);
+    ASSERT_FALSE(l.report->failed()) << l.report->diagnostics[0].message;
+    EXPECT_EQ(l.report->blocks_run, 4u);
+    auto out = read_buffer<float>(l.memory, l.args.buffers[1]);
+    auto back = read_buffer<std::uint32_t>(l.memory, l.args.buffers[2]);
+    for (int b = 0; b < 4; ++b)
+      for (int t = 0; t < 256; ++t) {
+        ASSERT_EQ(out[static_cast<std::size_t>(b * 256 + t)], static_cast<float>(((b % 2) ^ 1) * 1000 + t)) << b << " " << t;
+        ASSERT_EQ(back[static_cast<std::size_t>(b * 256 + t)], static_cast<std::uint32_t>(t)) << b << " " << t;
+      }
+    for (const AccessEvent& e : merged(*l.report).accesses)
+      EXPECT_FALSE(e.access.op == model::MemOp::GlobalStore && e.region == static_cast<int>(l.report->regions.size()) - 1)
+          << "a multicast box element out of place";
+  }
+}
+
+TEST(AsyncKernels, ClustersRunWholeAndMustTileTheGrid) {
+  RunOptions options;
+  options.blocks = {3};  // block 3's cluster is blocks 2 and 3
+  Launch l;
+  launch(l, "cluster_dsmem", "cluster_dsmem", {{4, 1, 1}, {256, 1, 1}, 0},
+         {"tmap:file:data/iota_64x64.bin,dtype=u32,dims=64x64,strides=256,box=32x8,swizzle=none", "buf:4096", "buf:4096",
+          "buf:4096"},
+         options);
+  EXPECT_EQ(l.report->blocks_run, 2u);
+  GlobalMemory memory;
+  const ptx::Module& m = corpus("cluster_dsmem");
+  auto bad = run(m, "cluster_dsmem", {{3, 1, 1}, {256, 1, 1}, 0}, std::vector<KernelArg>(4), memory);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("not a whole number of clusters of (2,1,1)"), std::string::npos) << bad.error().message;
+  auto mismatch = run(m, "cluster_dsmem", {{4, 1, 1}, {256, 1, 1}, 0, {4, 1, 1}}, std::vector<KernelArg>(4), memory);
+  ASSERT_FALSE(mismatch);
+  EXPECT_NE(mismatch.error().message.find("requires clusters of (2,1,1) blocks (.reqnctapercluster); --cluster gives (4,1,1)"),
+            std::string::npos)
+      << mismatch.error().message;
+}
+
 }  // namespace
 }  // namespace warpscope::emu

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -124,6 +125,7 @@ class BlockRunner {
 // runners[0 .. blocks.size()): every block's warps take turns, round by round, so that
 // they can wait on each other (barrier.cluster, remote mbarriers, distributed shared
 // memory). False if an error diagnostic stopped a block.
-bool run_cluster(std::vector<BlockRunner>& runners, ClusterContext& cluster, const std::vector<std::uint64_t>& blocks);
+bool run_cluster(std::vector<std::unique_ptr<BlockRunner>>& runners, ClusterContext& cluster,
+                 const std::vector<std::uint64_t>& blocks);
 
 }  // namespace warpscope::emu

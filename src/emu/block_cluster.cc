@@ -152,22 +152,23 @@ void BlockRunner::attach(ClusterContext& cluster, int rank) {
   cluster.threads += threads_;
 }
 
-bool run_cluster(std::vector<BlockRunner>& runners, ClusterContext& cluster, const std::vector<std::uint64_t>& blocks) {
+bool run_cluster(std::vector<std::unique_ptr<BlockRunner>>& runners, ClusterContext& cluster,
+                 const std::vector<std::uint64_t>& blocks) {
   cluster.size = static_cast<std::uint32_t>(blocks.size());
   cluster.mbarrier_epoch = 0;
   cluster.barrier = {};
   cluster.exited_threads = 0;
   cluster.threads = 0;
-  for (std::size_t r = 0; r < blocks.size(); ++r) runners[r].attach(cluster, static_cast<int>(r));
-  for (std::size_t r = 0; r < blocks.size(); ++r) runners[r].begin(blocks[r], &cluster, static_cast<int>(r));
+  for (std::size_t r = 0; r < blocks.size(); ++r) runners[r]->attach(cluster, static_cast<int>(r));
+  for (std::size_t r = 0; r < blocks.size(); ++r) runners[r]->begin(blocks[r], &cluster, static_cast<int>(r));
   bool ok = true;
   for (;;) {
     bool progressed = false, done = true;
     for (std::size_t r = 0; r < blocks.size() && ok; ++r) {
-      if (runners[r].done()) continue;
-      ok = runners[r].step();
-      progressed = progressed || runners[r].progressed();
-      done = done && runners[r].done();
+      if (runners[r]->done()) continue;
+      ok = runners[r]->step();
+      progressed = progressed || runners[r]->progressed();
+      done = done && runners[r]->done();
     }
     if (!ok || done) break;
     if (!progressed) {
@@ -175,16 +176,16 @@ bool run_cluster(std::vector<BlockRunner>& runners, ClusterContext& cluster, con
       // barrier; otherwise each stuck block reports its deadlock.
       bool any = false;
       for (std::size_t r = 0; r < blocks.size(); ++r)
-        if (!runners[r].done()) any = runners[r].unstick() || any;
+        if (!runners[r]->done()) any = runners[r]->unstick() || any;
       if (!any) {
         ok = false;
         break;
       }
     }
   }
-  for (std::size_t r = 0; r < blocks.size(); ++r) runners[r].finish();
+  for (std::size_t r = 0; r < blocks.size(); ++r) runners[r]->finish();
   return ok && std::none_of(runners.begin(), runners.begin() + static_cast<std::ptrdiff_t>(blocks.size()),
-                            [](BlockRunner& b) { return b.failed(); });
+                            [](const std::unique_ptr<BlockRunner>& b) { return b->failed(); });
 }
 
 }  // namespace warpscope::emu

@@ -216,6 +216,8 @@ struct Function {
   std::vector<CallSite> calls;   // Instruction call operand 0's imm indexes this
   std::array<int, 3> reqntid{0, 0, 0};
   std::array<int, 3> maxntid{0, 0, 0};
+  std::array<int, 3> reqnctapercluster{0, 0, 0};  // .reqnctapercluster: the cluster shape
+  bool explicit_cluster = false;                   // .explicitcluster
   int ptx_line = 0;
 };
 

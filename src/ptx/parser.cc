@@ -237,7 +237,15 @@ void Parser::function(bool is_entry, int decl_line) {
       }
     } else if (d.text == ".pragma") {
       skip_to_semicolon();
-    } else if (d.text == ".noreturn" || d.text == ".explicitcluster") {
+    } else if (d.text == ".reqnctapercluster") {
+      fn.reqnctapercluster = {1, 1, 1};
+      for (int i = 0; i < 3; ++i) {
+        fn.reqnctapercluster[static_cast<std::size_t>(i)] = static_cast<int>(expect_integer("a block count"));
+        if (!accept(',')) break;
+      }
+    } else if (d.text == ".explicitcluster") {
+      fn.explicit_cluster = true;
+    } else if (d.text == ".noreturn") {
     } else if (d.text == ".attribute") {
       expect('(', "after .attribute");
       while (!accept(')')) next();
