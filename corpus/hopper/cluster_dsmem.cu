@@ -15,6 +15,7 @@
 //      its shared memory.
 //
 // Launch: grid (2 * N), block 256, clusters of 2 (__cluster_dims__: .reqnctapercluster).
+// Compile: nvcc -arch=sm_90a -lineinfo -ptx (multicast wants sm_90a).
 // Parameters: in (tmap), out (float [grid][256]), back (u32 [grid][256]: what the partner
 // stored into `theirs`), bad (u32 [grid][256]).
 #include <cuda.h>

@@ -85,11 +85,15 @@ void CostListener::on_block_end(const emu::BlockEvent&) {
 }
 
 void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& access) {
-  if (by_pc_.size() <= e.pc) {
-    by_pc_.resize(e.pc + 1);
-    caches_.resize(e.pc + 1);
+  // A cp.async's shared write has the pc of its global read: it keeps a slot of its own.
+  const bool ldgsts_write = e.async_copy && model::space_of(access.op) == model::Space::Shared;
+  std::vector<InstructionCost>& slots = ldgsts_write ? ldgsts_by_pc_ : by_pc_;
+  std::vector<model::PriceCache>& caches = ldgsts_write ? ldgsts_caches_ : caches_;
+  if (slots.size() <= e.pc) {
+    slots.resize(e.pc + 1);
+    caches.resize(e.pc + 1);
   }
-  model::PriceCache& cache = caches_[e.pc];
+  model::PriceCache& cache = caches[e.pc];
   const std::uint64_t misses = cache.misses();
   const model::AccessCost* priced = &cache.price(arch_, access);
   if (cache.misses() != misses && !model::validate(access).ok()) {
@@ -97,7 +101,7 @@ void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& ac
     cache = model::PriceCache{};
     return;
   }
-  InstructionCost& c = by_pc_[e.pc];
+  InstructionCost& c = slots[e.pc];
   if (!c.used()) {
     c.instruction = e.instruction;
     c.op = access.op;
@@ -177,6 +181,8 @@ void CostListener::on_bulk_copy(const emu::BulkCopyEvent& e) {
 void CostListener::merge(const CostListener& other) {
   if (by_pc_.size() < other.by_pc_.size()) by_pc_.resize(other.by_pc_.size());
   for (std::size_t pc = 0; pc < other.by_pc_.size(); ++pc) by_pc_[pc].merge(other.by_pc_[pc]);
+  if (ldgsts_by_pc_.size() < other.ldgsts_by_pc_.size()) ldgsts_by_pc_.resize(other.ldgsts_by_pc_.size());
+  for (std::size_t pc = 0; pc < other.ldgsts_by_pc_.size(); ++pc) ldgsts_by_pc_[pc].merge(other.ldgsts_by_pc_[pc]);
   if (bulk_by_pc_.size() < other.bulk_by_pc_.size()) bulk_by_pc_.resize(other.bulk_by_pc_.size());
   for (std::size_t pc = 0; pc < other.bulk_by_pc_.size(); ++pc) bulk_by_pc_[pc].merge(other.bulk_by_pc_[pc]);
   invalid_ += other.invalid_;

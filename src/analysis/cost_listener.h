@@ -93,6 +93,8 @@ class CostListener final : public emu::Listener {
   // Per program index (pc); entries of instructions never executed are unused.
   const std::vector<InstructionCost>& instructions() const { return by_pc_; }
   const std::vector<BulkCost>& bulk_copies() const { return bulk_by_pc_; }  // per pc, like instructions()
+  // cp.async's shared writes, per pc (instructions() holds their global reads).
+  const std::vector<InstructionCost>& ldgsts_writes() const { return ldgsts_by_pc_; }
   std::uint64_t invalid_accesses() const { return invalid_; }
   void merge(const CostListener& other);
   std::uint64_t fused_accesses() const { return fused_; }
@@ -114,6 +116,8 @@ class CostListener final : public emu::Listener {
   const FusionPlan* plan_ = nullptr;
   std::vector<InstructionCost> by_pc_;
   std::vector<BulkCost> bulk_by_pc_;
+  std::vector<InstructionCost> ldgsts_by_pc_;
+  std::vector<model::PriceCache> ldgsts_caches_;
   std::vector<model::PriceCache> caches_;     // by pc: warps repeat their patterns
   // By (block, warp): the blocks of a cluster run interleaved.
   std::unordered_map<std::uint64_t, Pending> pending_;

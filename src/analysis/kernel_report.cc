@@ -103,6 +103,10 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
       const auto& costs = c->instructions();
       if (merged.size() < costs.size()) merged.resize(costs.size());
       for (std::size_t pc = 0; pc < costs.size(); ++pc) merged[pc].merge(costs[pc]);
+      // cp.async's shared writes after the other instructions (pc + code size: slots apart).
+      const auto& writes = c->ldgsts_writes();
+      if (merged.size() < run.instructions.size() + writes.size()) merged.resize(run.instructions.size() + writes.size());
+      for (std::size_t pc = 0; pc < writes.size(); ++pc) merged[run.instructions.size() + pc].merge(writes[pc]);
       const auto& copies = c->bulk_copies();
       if (bulk.size() < copies.size()) bulk.resize(copies.size());
       for (std::size_t pc = 0; pc < copies.size(); ++pc) bulk[pc].merge(copies[pc]);

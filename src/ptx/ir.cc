@@ -68,6 +68,7 @@ bool writes_first_operand(Opcode op) {
     case Opcode::CpReduceAsyncBulkTensor: case Opcode::CpAsyncBulkCommit: case Opcode::CpAsyncBulkWait:
     case Opcode::TensormapReplace: case Opcode::TensormapCpFenceproxy: case Opcode::Setmaxnreg:
     case Opcode::Griddepcontrol: case Opcode::BarrierClusterArrive: case Opcode::BarrierClusterWait:
+    case Opcode::Fence:  // fence.proxy.tensormap::generic.acquire.gpu [map], 128
       return false;
     default:
       return true;
