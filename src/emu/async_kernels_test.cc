@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "emu/args.h"
 #include "emu/emu_test_util.h"
@@ -198,6 +199,66 @@ TEST(AsyncKernels, ClustersRunWholeAndMustTileTheGrid) {
   EXPECT_NE(mismatch.error().message.find("requires clusters of (2,1,1) blocks (.reqnctapercluster); --cluster gives (4,1,1)"),
             std::string::npos)
       << mismatch.error().message;
+}
+
+// Triton 3.6's TMA kernels (corpus/hopper/triton): host TensorDescriptors (tmap:), device
+// descriptors built in the global scratch buffer, a row softmax through TMA boxes.
+void fill_f16(GlobalMemory& memory, std::uint64_t base, int count, int salt) {
+  auto bytes = memory.bytes(base);
+  for (int i = 0; i < count; ++i) {
+    std::uint16_t h = float_to_half(static_cast<float>((i * 7 + salt) % 61) - 30.f);
+    std::memcpy(bytes.data() + 2 * i, &h, 2);
+  }
+}
+
+float f16_at(GlobalMemory& memory, std::uint64_t base, int i) {
+  std::uint16_t h;
+  std::memcpy(&h, memory.bytes(base).data() + 2 * i, 2);
+  return half_to_float(h);
+}
+
+TEST(AsyncKernels, TritonTmaKernels) {
+  const std::string map = "dtype=f16,dims=256x256,strides=512,box=64x64,swizzle=128B";
+  for (bool host : {true, false}) {
+    GlobalMemory memory;
+    const std::string name = host ? "tma_add_host" : "tma_add_device";
+    const ptx::Module& m = corpus("triton/" + name);
+    std::vector<std::string> specs;
+    if (host) {
+      // Each TensorDescriptor: its map, then its shape and strides (Triton passes both).
+      for (int k = 0; k < 3; ++k) specs.insert(specs.end(), {"tmap:buf:131072," + map, "i32:256", "i32:256", "i64:256", "i64:1"});
+      specs.insert(specs.end(), {"buf:16", "buf:16"});  // global and profile scratch
+    } else {
+      specs = {"buf:131072", "buf:131072", "buf:131072", "i32:256", "i32:256", "buf:6144", "buf:16"};
+    }
+    auto args = make_arguments(m, 0, specs, memory);
+    ASSERT_TRUE(args) << args.error().render();
+    const std::uint64_t x = args->buffers[0], y = args->buffers[host ? 5 : 1], out = args->buffers[host ? 10 : 2];
+    fill_f16(memory, x, 65536, 1);
+    fill_f16(memory, y, 65536, 5);
+    auto r = run(m, name, {{4, 4, 1}, {128, 1, 1}, 8200}, args->values, memory);
+    ASSERT_TRUE(r) << r.error().render();
+    ASSERT_FALSE(r->failed()) << r->diagnostics[0].message;
+    for (int i = 0; i < 65536; ++i)
+      ASSERT_EQ(f16_at(memory, out, i), f16_at(memory, x, i) + f16_at(memory, y, i)) << name << " " << i;
+  }
+  GlobalMemory memory;
+  const ptx::Module& m = corpus("triton/tma_softmax");
+  auto args = make_arguments(m, 0, {"buf:131072", "buf:131072", "i32:256", "i32:256", "buf:16384", "buf:16"}, memory);
+  ASSERT_TRUE(args) << args.error().render();
+  fill_f16(memory, args->buffers[0], 65536, 3);
+  auto r = run(m, "tma_softmax", {{64, 1, 1}, {128, 1, 1}, 2056}, args->values, memory);
+  ASSERT_TRUE(r) << r.error().render();
+  ASSERT_FALSE(r->failed()) << r->diagnostics[0].message;
+  for (int row = 0; row < 256; row += 37) {
+    double max = -1e9, sum = 0;
+    for (int c = 0; c < 256; ++c) max = std::max<double>(max, f16_at(memory, args->buffers[0], row * 256 + c));
+    for (int c = 0; c < 256; ++c) sum += std::exp(f16_at(memory, args->buffers[0], row * 256 + c) - max);
+    for (int c = 0; c < 256; ++c)
+      ASSERT_NEAR(f16_at(memory, args->buffers[1], row * 256 + c),
+                  std::exp(f16_at(memory, args->buffers[0], row * 256 + c) - max) / sum, 2e-3)
+          << row << " " << c;
+  }
 }
 
 }  // namespace
