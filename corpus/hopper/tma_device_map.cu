@@ -74,7 +74,8 @@ extern "C" __global__ void tma_device_map(const __half* in, __half* out, unsigne
   // 4096 bytes = 256 chunks of 16 bytes; thread t checks chunks t and t + 128.
   for (int c = threadIdx.x; c < 256; c += 128) {
     const int row = c / 8, chunk = c % 8;  // the logical chunk ...
-    const __half* v = reinterpret_cast<const __half*>(box + row * 128 + ((chunk ^ (row % 8)) * 16));  // ... where it lies
+    const uint4 q = *reinterpret_cast<const uint4*>(box + row * 128 + ((chunk ^ (row % 8)) * 16));  // ... where it lies
+    const __half* v = reinterpret_cast<const __half*>(&q);
     for (int e = 0; e < 8; ++e) {
       const unsigned want = static_cast<unsigned>(((y0 + row) * 64 + chunk * 8 + e) % 2039);
       const unsigned got = static_cast<unsigned>(__half2float(v[e]));
