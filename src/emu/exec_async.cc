@@ -150,6 +150,7 @@ bool exec_async(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
     case Opcode::MbarrierInit: case Opcode::MbarrierInval: case Opcode::MbarrierArrive:
     case Opcode::MbarrierArriveDrop: case Opcode::MbarrierExpectTx: case Opcode::MbarrierCompleteTx:
     case Opcode::MbarrierTestWait: case Opcode::MbarrierTryWait: case Opcode::MbarrierPendingCount:
+    case Opcode::CpAsyncMbarrierArrive:
       return exec_mbarrier(op, w, mask, ctx);
     case Opcode::CpAsyncBulk: case Opcode::CpReduceAsyncBulk: case Opcode::CpAsyncBulkPrefetch:
       return exec_bulk_copy(op, w, mask, ctx);

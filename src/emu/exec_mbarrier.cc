@@ -30,7 +30,7 @@ std::string hex(std::uint64_t v) {
 int address_operand(Opcode op) {
   switch (op) {
     case Opcode::MbarrierInit: case Opcode::MbarrierInval: case Opcode::MbarrierExpectTx:
-    case Opcode::MbarrierCompleteTx:
+    case Opcode::MbarrierCompleteTx: case Opcode::CpAsyncMbarrierArrive:
       return 0;
     default: return 1;
   }
@@ -77,6 +77,9 @@ bool exec_mbarrier(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx)
       return;
     }
     if (op.opcode == Opcode::MbarrierInval) return;
+    // cp.async.mbarrier.arrive: an arrival once the thread's cp.async copies are done (they
+    // are, here). Without .noinc it first adds one to the pending count, so it nets out.
+    if (op.opcode == Opcode::CpAsyncMbarrierArrive && (op.variant & ptx::async::NoInc) == 0) return;
     if (written != nullptr && std::memchr(written, 0, 8) != nullptr) {
       ok = async_error(w, l, ctx, "mbarrier at shared " + hex(address & kClusterOffsetMask) +
                                       " used before mbarrier.init at " + ctx.where());
@@ -98,6 +101,9 @@ bool exec_mbarrier(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx)
     }
     mbarrier::Update u;
     switch (op.opcode) {
+      case Opcode::CpAsyncMbarrierArrive:
+        u = mbarrier::arrive(bits, 1, 0, false);
+        break;
       case Opcode::MbarrierArrive: case Opcode::MbarrierArriveDrop: {
         bool expect = (op.variant & ptx::async::ExpectTx) != 0;
         std::uint64_t arg = extra != nullptr ? value(w, *extra, l) : 1;

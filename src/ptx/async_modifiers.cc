@@ -34,6 +34,7 @@ const std::unordered_map<std::string_view, Entry>& table() {
       {"mbarrier_init", {Kind::Variant, MbarrierInitFence}},
       {"launch_dependents", {Kind::Variant, LaunchDependents}},
       {"wait", {Kind::Variant, Wait}},
+      {"noinc", {Kind::Variant, NoInc}},
       {"global_address", {Kind::Field, static_cast<std::uint32_t>(MapField::GlobalAddress)}},
       {"rank", {Kind::Field, static_cast<std::uint32_t>(MapField::Rank)}},
       {"box_dim", {Kind::Field, static_cast<std::uint32_t>(MapField::BoxDim)}},

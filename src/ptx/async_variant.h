@@ -11,7 +11,7 @@
 //                 [6] multicast::cluster  [7] L2::cache_hint  [8] expect_tx  [9] parity
 //                 [10] read  [11] tensormap::generic  [12] mbarrier_init  [13] cp_mask
 //                 [14] launch_dependents  [15] wait  [19:16] tensormap field
-//                 [20] release/relaxed-only forms (barrier.cluster.arrive.relaxed)
+//                 [20] release/relaxed-only forms (barrier.cluster.arrive.relaxed)  [21] noinc
 #pragma once
 
 #include <cstdint>
@@ -38,6 +38,7 @@ inline constexpr std::uint32_t Wait = 1u << 15;        // griddepcontrol.wait
 inline constexpr int kFieldShift = 16;
 inline constexpr std::uint32_t kFieldMask = 0xfu << kFieldShift;
 inline constexpr std::uint32_t Relaxed = 1u << 20;     // barrier.cluster.arrive.relaxed
+inline constexpr std::uint32_t NoInc = 1u << 21;       // cp.async.mbarrier.arrive.noinc
 
 inline int dims(std::uint32_t variant) { return static_cast<int>(variant & kDimsMask); }
 

@@ -64,6 +64,7 @@ bool writes_first_operand(Opcode op) {
     case Opcode::CpAsyncWait: case Opcode::Nanosleep: case Opcode::BarWarpSync:
     case Opcode::MbarrierInit: case Opcode::MbarrierInval: case Opcode::MbarrierExpectTx:
     case Opcode::MbarrierCompleteTx: case Opcode::CpAsyncBulk: case Opcode::CpAsyncBulkTensor:
+    case Opcode::CpAsyncMbarrierArrive:
     case Opcode::CpAsyncBulkPrefetch: case Opcode::CpAsyncBulkPrefetchTensor: case Opcode::CpReduceAsyncBulk:
     case Opcode::CpReduceAsyncBulkTensor: case Opcode::CpAsyncBulkCommit: case Opcode::CpAsyncBulkWait:
     case Opcode::TensormapReplace: case Opcode::TensormapCpFenceproxy: case Opcode::Setmaxnreg:
