@@ -143,6 +143,7 @@ void BulkCost::merge(const BulkCost& o) {
     *this = o;
     if (!mine.used()) return;
     issues += mine.issues;
+    warp_issues += mine.warp_issues;
     bytes += mine.bytes;
     global_bytes += mine.global_bytes;
     global_sectors += mine.global_sectors;
@@ -150,6 +151,7 @@ void BulkCost::merge(const BulkCost& o) {
     return;
   }
   issues += o.issues;
+  warp_issues += o.warp_issues;
   bytes += o.bytes;
   global_bytes += o.global_bytes;
   global_sectors += o.global_sectors;
@@ -172,6 +174,7 @@ void CostListener::on_bulk_copy(const emu::BulkCopyEvent& e) {
     if (e.footprint != nullptr) c.footprint = *e.footprint;
   }
   ++c.issues;
+  c.warp_issues += e.first_of_warp ? 1u : 0u;
   c.bytes += e.bytes;
   c.global_bytes += e.global_bytes;
   c.global_sectors += e.global_sectors;

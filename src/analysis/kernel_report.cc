@@ -19,7 +19,9 @@ const std::vector<std::string>& kernel_metric_names() {
       "l1tex__t_requests_pipe_lsu_mem_global_op_red",      "l1tex__t_sectors_pipe_lsu_mem_global_op_red",
       "l1tex__t_requests_pipe_lsu_mem_global_op_atom",     "l1tex__t_sectors_pipe_lsu_mem_global_op_atom",
       kLdgstsWavefronts, kLdgstsConflicts,
-      kTmaLoads, kTmaLoadSectors, kTmaLoadBytes, kTmaStores, kTmaStoreBytes,
+      kTmaLoads, kTmaLoadsIssued, kTmaLoadSectors, kTmaLoadBytes,
+      kTmaStores, kTmaStoresIssued, kTmaStoreSectors, kTmaStoreBytes,
+      kTmaReductionsIssued, kTmaReductionSectors, kTmaReductionBytes,
   };
   return names;
 }
@@ -53,17 +55,28 @@ void add_metrics(Metrics& m, const InstructionCost& c, double scale) {
   }
 }
 
-void add_bulk_metrics(Metrics& m, const BulkCost& c, double scale) {
+// `executions`: the warps that reached the instruction (its guard false in some).
+void add_bulk_metrics(Metrics& m, const BulkCost& c, std::uint64_t executions, double scale) {
   auto add = [&](const char* name, std::uint64_t v) {
     m[name] += static_cast<long long>(std::llround(static_cast<double>(v) * scale));
   };
-  if (c.is_load()) {
-    add(kTmaLoads, c.issues);
+  const std::uint64_t warp_executions = executions - std::min(executions, c.warp_issues) + c.issues;
+  using K = emu::BulkCopyEvent::Kind;
+  if (c.kind == K::Load) {
+    add(kTmaLoads, warp_executions);
+    add(kTmaLoadsIssued, c.issues);
     add(kTmaLoadSectors, c.global_sectors);
     add(kTmaLoadBytes, c.global_sectors * 32);
-  } else if (c.is_store()) {
-    add(kTmaStores, c.issues);
+  } else if (c.kind == K::Store) {
+    add(kTmaStores, warp_executions);
+    add(kTmaStoresIssued, c.issues);
+    add(kTmaStoreSectors, c.global_sectors);
     add(kTmaStoreBytes, c.global_bytes);
+  } else if (c.kind == K::Reduce) {
+    add(kTmaStores, warp_executions);  // a guess: no counter of executions for reductions
+    add(kTmaReductionsIssued, c.issues);
+    add(kTmaReductionSectors, c.global_sectors);
+    add(kTmaReductionBytes, c.global_bytes);
   }
 }
 
@@ -157,11 +170,13 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
       line->instructions.push_back(std::move(li));
     }
   }
-  for (const BulkCost& c : bulk) {
+  for (std::size_t pc = 0; pc < bulk.size(); ++pc) {
+    const BulkCost& c = bulk[pc];
     if (!c.used() || c.instruction == nullptr) continue;
-    add_bulk_metrics(r.metrics, c, r.scale);
+    const std::uint64_t executions = pc < run.executed.size() ? run.executed[pc] : c.warp_issues;
+    add_bulk_metrics(r.metrics, c, executions, r.scale);
     for (auto& [line, loc] : lines_of(*c.instruction)) {
-      add_bulk_metrics(line->metrics, c, r.scale);
+      add_bulk_metrics(line->metrics, c, executions, r.scale);
       line->bulk_copies.push_back(LineBulkCopy{c.instruction->text, c.instruction->ptx_line, c});
     }
   }

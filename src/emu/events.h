@@ -102,6 +102,7 @@ struct BulkCopyEvent {
   std::uint64_t block_index = 0;
   int warp = 0;
   int lane = 0;
+  bool first_of_warp = false;        // the first issuing lane of this warp execution
   Kind kind = Kind::Load;
   bool tensor = false;               // a TMA box, not a byte range
   std::uint64_t bytes = 0;           // what the copy moves (a box's out-of-bounds fill included)

@@ -61,6 +61,7 @@ bool exec_bulk_copy(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx
     if (!ok) return;
     const std::uint64_t size = value(w, operand(op, ctx, size_at), l);
     e.lane = l;
+    e.first_of_warp = l == std::countr_zero(mask);
     e.bytes = size;
     e.row_bytes = static_cast<std::uint32_t>(size);
     e.swizzle_bytes = 0;

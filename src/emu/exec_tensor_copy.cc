@@ -112,6 +112,7 @@ bool exec_tensor_copy(const Op& op, Warp& w, std::uint32_t mask, BlockContext& c
     const std::vector<BoxRow> rows = box_rows(map, shape, coords);
     const std::uint32_t esize = shape.element_bytes;
     e.lane = l;
+    e.first_of_warp = l == std::countr_zero(mask);
     e.bytes = shape.bytes();
     e.global_sectors = box_sectors(rows, esize);
     e.ideal_sectors = box_ideal_sectors(rows, esize);
