@@ -128,7 +128,8 @@ bool exec_tensor_copy(const Op& op, Warp& w, std::uint32_t mask, BlockContext& c
       if (ctx.listener) ctx.listener->on_bulk_copy(e);
       return;
     }
-    // The shared end: 128-byte aligned, the whole box inside the block's shared memory.
+    // The shared end: 128-byte aligned, the whole box inside the block's shared memory,
+    // and so is every chunk the swizzle moves (it may move one past the box's last row).
     std::uint64_t shared_address = 0;
     const ptx::Space space = load ? op.space : op.space2;
     if (shared_object(op, w, l, operand(op, ctx, at.shared), space, load && op.has(ptx::flag::Cluster), e.bytes, 128,
@@ -137,6 +138,18 @@ bool exec_tensor_copy(const Op& op, Warp& w, std::uint32_t mask, BlockContext& c
       return;
     }
     const auto offset = static_cast<std::uint32_t>(shared_address & kClusterOffsetMask);
+    // A swizzle moves chunks within their 128-byte row only: the last row's end bounds them.
+    if (map.swizzle != tmap::Swizzle::None) {
+      std::uint32_t top = 0;
+      for (std::uint64_t c = (e.bytes > 128 ? e.bytes - 128 : 0); c < e.bytes; c += 16)
+        top = std::max(top, swizzle_address(offset + static_cast<std::uint32_t>(c), map.swizzle) + 16);
+      if (top > ctx.shared_size) {
+        ok = async_error(w, l, ctx,
+                         "the swizzled TMA box reaches shared byte " + std::to_string(top) + ", past the block's " +
+                             std::to_string(ctx.shared_size) + ", at " + ctx.where());
+        return;
+      }
+    }
     e.shared = offset;
     for (const BoxRow& r : rows)
       for (std::uint32_t c = 0; c < shape.row_bytes; c += 16) {
