@@ -6,18 +6,25 @@
 #   make demo    the main job on bundled examples, printing the report
 #   make sanitize  ASan + UBSan build in build-asan/, all tests there
 #   make fuzz    build the libFuzzer targets with clang (build-fuzz/) and run each briefly
-#   make bench   run the Google Benchmarks (figures in the README)
+#   make bench   run the Google Benchmarks (figures in docs/speed.md)
+#   make pydeps  the Python tests' virtual environment (VENV; Triton 3.6 and pytest from PyPI, once)
 
 BUILD      ?= build
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 20
 CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+# The Python the extension is built for, and the tests' virtual environment made from it
+# (CI points VENV at a cache that outlives the clone: .ci/run).
+PYTHON     ?= python3
+PYTHON_EXE := $(shell $(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null)
+VENV       ?= $(BUILD)/venv
+PY_REQUIREMENTS := tests/python/requirements.txt
 
 PACKAGES := cmake ninja-build g++ make python3 python3-pip ccache pkg-config \
             libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
-            clang libclang-rt-dev chromium
+            clang libclang-rt-dev chromium pybind11-dev python3-dev python3-venv
 
-.PHONY: deps build test demo sanitize fuzz bench clean
+.PHONY: deps pydeps build test demo sanitize fuzz bench clean
 
 deps:
 	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -32,13 +39,20 @@ deps:
 	  echo "deps: could not install nvidia-cuda-nvdisasm; warpscope kernel will price PTX"
 
 $(BUILD)/build.ninja $(BUILD)/Makefile:
-	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release $(if $(PYTHON_EXE),-DPython_EXECUTABLE=$(PYTHON_EXE))
+
+# Installs the requirements once; again only when the list changes (the stamp is a copy of it).
+pydeps: $(VENV)/.requirements
+$(VENV)/.requirements: $(PY_REQUIREMENTS)
+	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check -r $(PY_REQUIREMENTS)
+	@cp $(PY_REQUIREMENTS) $@
 
 build: deps $(BUILD)/$(if $(CMAKE_GEN),build.ninja,Makefile)
 	cmake --build $(BUILD) -j $(JOBS)
 
-test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+test: build pydeps
+	WARPSCOPE_VENV=$(abspath $(VENV)) ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 demo: build
 	@echo "== warpscope pattern patterns/transpose.ws (the seed articles' transpose tiles)"

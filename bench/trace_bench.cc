@@ -48,14 +48,14 @@ const std::vector<std::vector<model::WarpAccess>>& traces() {
     for (const auto& spec : *specs) {
       auto options = cli::launch_options_from_words(spec.words);
       if (!options) fail(spec, options.error().message);
-      options->no_sass = true;
+      options->request.no_sass = true;
       options->quiet = true;
-      options->jobs = 1;
-      options->blocks = "0-7";
+      options->request.jobs = 1;
+      options->request.blocks = "0-7";
       auto prepared = cli::prepare_launch(*options, std::cin);
       if (!prepared) fail(spec, prepared.error().message);
       emu::GlobalMemory memory;
-      auto args = (*prepared)->arguments(memory, options->args);
+      auto args = (*prepared)->arguments(memory);
       if (!args) fail(spec, args.error().message);
       std::vector<model::WarpAccess> one;
       auto report = emu::run((*prepared)->module, (*prepared)->kernel_name, (*prepared)->launch, args->values, memory,

@@ -74,7 +74,7 @@ def chromium_run(args, timeout=60):
 
 with tempfile.TemporaryDirectory() as tmp:
     page = os.path.join(tmp, "transpose_tiled.html")
-    # Run from the source root with relative paths, as the README shows it.
+    # Run from the source root with relative paths, as docs/kernel.md shows it.
     warpscope = [os.path.abspath(os.path.join(build, "warpscope")), "kernel", "examples/transpose_tiled.ptx",
                  "--kernel", "transpose_tiled_f32", "--grid", "16,16", "--block", "32,8",
                  "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512",

@@ -19,8 +19,9 @@ one JSON object per launch of examples/launches.txt, printed as JSONL:
 nonzero L1/L2 counter, with every L1*/L2* column named as ncu names it ("L1 Wavefronts
 Shared", "... Ideal", "... Excessive", "L2 Theoretical Sectors Global", ...), plus
 "Instructions Executed"; `sass` lists that line's SASS instructions with nonzero
-L1/L2 counters. A file under examples/ is named by its bare file name (as the PTX
-`.file` names it); other files (inlined CUDA headers) keep ncu's path.
+L1/L2 counters. A file beside the launch's PTX is named by its bare file name (as the PTX
+`.file` names it); other files (inlined CUDA headers) keep ncu's path. `sass_ops` sums the
+per-instruction Source page by what each instruction does (see sass_totals).
 
   usage: collect_examples.py --work DIR --launches examples/launches.txt [--device TEXT]
 """
@@ -32,7 +33,8 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-EXAMPLES = os.path.normpath(os.path.join(HERE, "..", "..", "examples"))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+EXAMPLES = os.path.join(ROOT, "examples")
 
 
 def read_launches(path):
@@ -84,11 +86,12 @@ def kernel_totals(path, wanted):
     return row.get("Kernel Name"), totals
 
 
-def display_file(path):
+def display_file(path, home=EXAMPLES):
+    """A file beside the launch's PTX (`home`) by its bare name, as the PTX's .file names it."""
     if not path:
         return "?"
     base = os.path.basename(path)
-    if not os.path.isabs(path) or os.path.exists(os.path.join(EXAMPLES, base)):
+    if not os.path.isabs(path) or os.path.exists(os.path.join(home, base)):
         return base
     return path
 
@@ -97,7 +100,7 @@ def is_counter(column):
     return column.startswith(("L1 ", "L2 ")) or column in ("Instructions Executed", "Thread Instructions Executed")
 
 
-def source_lines(path, default_file=None):
+def source_lines(path, default_file=None, home=EXAMPLES):
     """Source page CSV, `--print-source cuda,sass`: blocks of
          "File Path",<path>  /  "Function Name",<kernel>  /  header row  /
          rows with "Line No" set (a CUDA line) each followed by its SASS rows
@@ -138,7 +141,7 @@ def source_lines(path, default_file=None):
                     counters[column] = value
         line_no = number(cells.get("Line No", ""))
         if line_no is not None:
-            key = (display_file(current_file), int(line_no))
+            key = (display_file(current_file, home), int(line_no))
             current = lines.setdefault(key, {"file": key[0], "line": key[1], "source": "",
                                               "metrics": {}, "sass_sum": {}, "sass": []})
             if cuda_text is not None and cuda_text < len(row) and not current["source"]:
@@ -164,6 +167,66 @@ def source_lines(path, default_file=None):
     return result
 
 
+# The Source page's per-instruction view (`--print-source sass`), summed by what each
+# instruction does: {"shared_ld": {"instructions", "wavefronts", "wavefronts_ideal"}, ...,
+# "global_ld": {"instructions", "requests", "sectors", "sectors_ideal"}, ...}. LDGSTS counts
+# as "ldgsts" (its shared writes) and as "global_ld" (its global reads); HGMMA/QGMMA reads
+# as "shared_gmma". These sums are exact where the hardware's sector counters drift.
+SASS_COLUMNS = {"Instructions Executed": "instructions", "L1 Wavefronts Shared": "wavefronts",
+                "L1 Wavefronts Shared Ideal": "wavefronts_ideal", "L1 Tag Requests Global": "requests",
+                "L2 Theoretical Sectors Global": "sectors", "L2 Theoretical Sectors Global Ideal": "sectors_ideal"}
+
+
+def sass_op_classes(mnemonic, space, operation):
+    m = mnemonic.split(".")[0]
+    if m == "LDGSTS":
+        return ["ldgsts", "global_ld"]
+    if "GMMA" in m:
+        return ["shared_gmma"]
+    ops = {"Load": "ld", "Store": "st", "Atomic": "atom", "Reduction": "red"}
+    classes = []
+    for sp, op in zip(space.split(","), operation.split(",")):
+        sp, op = sp.strip().lower(), ops.get(op.strip())
+        if sp in ("shared", "global") and op:
+            classes.append(f"{sp}_{op}")
+    return classes
+
+
+def sass_totals(path, kernel):
+    rows = read_rows(path)
+    if rows is None:
+        return None
+    totals, header, mine = {}, None, False
+    for row in rows:
+        if not row:
+            continue
+        if row[0].strip() in ("Kernel Name", "Function Name"):
+            mine = kernel is None or (len(row) > 1 and row[1].strip() == kernel)
+            header = None
+            continue
+        if "Address" in row and "Source" in row:
+            header = [c.strip() for c in row]
+            continue
+        if not mine or header is None or len(row) < len(header):
+            continue
+        cells = dict(zip(header, row))
+        words = [w for w in cells.get("Source", "").split() if not w.startswith("@")]
+        if not words:
+            continue
+        for cls in sass_op_classes(words[0], cells.get("Address Space", ""), cells.get("Access Operation", "")):
+            entry = totals.setdefault(cls, {})
+            for column, key in SASS_COLUMNS.items():
+                value = number(cells.get(column))
+                if value is None:
+                    continue
+                if cls == "ldgsts" and key in ("requests", "sectors", "sectors_ideal"):
+                    continue  # the global half is counted under global_ld
+                if cls == "global_ld" and words[0].startswith("LDGSTS") and key in ("wavefronts", "wavefronts_ideal"):
+                    continue
+                entry[key] = entry.get(key, 0) + value
+    return totals
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--work", required=True)
@@ -179,8 +242,9 @@ def main():
         kernel, totals = kernel_totals(os.path.join(args.work, name + ".raw.csv"), wanted)
         ptx = next((w for w in launch.split()[1:] if w.endswith(".ptx")), "")
         default_file = os.path.basename(ptx)[:-4] + ".cu" if ptx else None  # if ncu names no file
+        home = os.path.dirname(os.path.join(ROOT, ptx)) if ptx and not os.path.isabs(ptx) else (os.path.dirname(ptx) or EXAMPLES)
         try:
-            lines = source_lines(os.path.join(args.work, name + ".source.csv"), default_file)
+            lines = source_lines(os.path.join(args.work, name + ".source.csv"), default_file, home)
         except Exception as error:  # keep the totals whatever the source page looks like
             print(f"collect_examples: {name}: cannot read the source page: {error}", file=sys.stderr)
             lines = None
@@ -189,6 +253,13 @@ def main():
         record["kernel"] = kernel
         record["metrics"] = totals
         record["lines"] = lines or []
+        try:
+            ops = sass_totals(os.path.join(args.work, name + ".sass.csv"), kernel)
+        except Exception as error:
+            print(f"collect_examples: {name}: cannot read the SASS page: {error}", file=sys.stderr)
+            ops = None
+        if ops:
+            record["sass_ops"] = ops
         missing = [m for m in wanted if m not in totals]
         if totals and missing:
             record["missing_metrics"] = missing

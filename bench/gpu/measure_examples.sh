@@ -54,10 +54,14 @@ echo "device: $(paste -sd';' "$work/device.txt")"
 
 metrics=$(grep -v '^#' "$root/bench/gpu/metrics.txt" | paste -sd, -)
 # The 10 metrics the calibration run already validated on the H200: the fallback.
-safe_metrics=$(grep -v -e '_op_red' -e '^#' "$root/bench/gpu/metrics.txt" | paste -sd, -)
-sources=$(ls "$root"/examples/*.cu | paste -sd, -)
+safe_metrics=$(grep -v '^#' "$root/bench/gpu/metrics.txt" | sed -n 1,16p | grep -v -e '_op_red' | paste -sd, -)
+# The folders of the launches' PTX files, and the CUDA (and Triton) sources there, for the Source page.
+ptx_dirs=$(grep -v '^\s*#' "$launches" | tr -s ' \t' '\n' | grep '\.ptx$' | sort -u | while read -r p; do
+  case $p in /*) dirname "$p" ;; *) dirname "$root/$p" ;; esac; done | sort -u)
+sources=$(for d in $ptx_dirs; do ls "$d"/*.cu "$d"/*.cuh "$d"/*.py 2>/dev/null; done | paste -sd, -)
+source_folders=$(echo $ptx_dirs | tr ' ' ',')
 
-# Makes the PTX and file: paths of a launch absolute (ncu runs inside examples/,
+# Makes the PTX and file: paths of a launch absolute (ncu runs inside the PTX's folder,
 # where the relative `.file "x.cu"` names of the PTX resolve).
 absolute_args() {
   local token
@@ -88,13 +92,13 @@ profile() {  # name, then ptxlaunch args
     (( limit < 15 )) && limit=15
     local opts=(--clock-control none --launch-count 1 -f -o "$rep")
     case $attempt in
-      1) opts+=(--metrics "$metrics" --section SourceCounters --import-source yes --source-folders "$root/examples") ;;
+      1) opts+=(--metrics "$metrics" --section SourceCounters --import-source yes --source-folders "$source_folders") ;;
       2) opts+=(--metrics "$metrics" --section SourceCounters --import-source yes) ;;
       3) opts+=(--metrics "$safe_metrics" --section SourceCounters) ;;
       4) opts+=(--metrics "$safe_metrics") ;;
     esac
     echo "  [$(elapsed) s] profile attempt $attempt"
-    (cd "$root/examples" && timeout -k 10 "$limit" ncu "${opts[@]}" "$launcher" "$@") \
+    (cd "$rundir" && timeout -k 10 "$limit" ncu "${opts[@]}" "$launcher" "$@") \
       < /dev/null > "$work/$name.profile$attempt.log" 2>&1
     local rc=$?
     if [[ $rc -eq 0 && -f $rep.ncu-rep ]] && ! grep -q "No kernels were profiled" "$work/$name.profile$attempt.log"; then
@@ -116,7 +120,7 @@ export_report() {  # name
   # machine: the PTX names them relative ("transpose_tiled.cu"), so run inside
   # examples/ and also name them with --resolve-source-file.
   local name=$1 rep=$work/$1.ncu-rep
-  cd "$root/examples" || return 1
+  cd "$rundir" || return 1
   if ! ncu --import "$rep" --page raw --csv --print-units base < /dev/null > "$work/$name.raw.csv" 2> "$work/$name.raw.err"; then
     echo "  raw export with --print-units base failed ($(tail -1 "$work/$name.raw.err")); retrying without"
     ncu --import "$rep" --page raw --csv < /dev/null > "$work/$name.raw.csv" 2>> "$work/$name.raw.err" \
@@ -152,6 +156,9 @@ while read -r name rest <&3; do
   echo "[$(elapsed) s] $name"
   read -r -a words <<< "$rest"
   mapfile -t args < <(absolute_args "${words[@]}")
+  # ncu runs beside the launch's PTX, where its relative `.file` names resolve.
+  rundir=$root/examples
+  for a in "${args[@]}"; do [[ $a == *.ptx ]] && rundir=$(dirname "$a"); done
   if ! "$launcher" "${args[@]}" --dry-run < /dev/null > "$work/$name.dryrun.log" 2>&1; then
     echo "  launch line rejected:"; sed 's/^/    /' "$work/$name.dryrun.log"
     continue

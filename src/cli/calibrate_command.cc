@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "cli/command.h"
-#include "cli/kernel_input.h"
+#include "driver/input.h"
 #include "jsonio/calibration_check.h"
 #include "model/arch.h"
 
@@ -44,7 +44,7 @@ std::string default_calib_dir() {
 int report(const std::vector<std::string>& files, const model::Arch& arch, CommandContext& ctx) {
   int rows = 0, agreeing = 0, disagreements = 0;
   for (const std::string& file : files) {
-    auto text = read_text_file(file);
+    auto text = driver::read_text_file(file);
     if (!text) {
       ctx.err << "warpscope: " << text.error().render() << "\n";
       return kExitError;

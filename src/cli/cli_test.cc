@@ -231,7 +231,7 @@ TEST(Cli, KernelOutOfBoundsIsDiagnosedNotCrashed) {
   EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
 }
 
-// Diagnostics, SARIF and the --fail-on gate (README: "Diagnostics, SARIF and CI gating").
+// Diagnostics, SARIF and the --fail-on gate (docs/ci.md).
 TEST(Cli, KernelGateFailsOnBankConflictsWithDiagnosticsAndSarif) {
   const std::string ptx = example("transpose_tiled.ptx");
   const std::string sarif = ::testing::TempDir() + "cli_test_transpose.sarif";

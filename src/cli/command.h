@@ -13,7 +13,7 @@ class App;
 
 namespace warpscope::cli {
 
-// Exit statuses, documented in the README.
+// Exit statuses, documented in docs/ci.md ("Exit statuses").
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitError = 1;       // bad input file, analysis error
 inline constexpr int kExitBadInput = 2;    // usage error, or some input lines were malformed

@@ -10,14 +10,11 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/fusion_plan.h"
-#include "analysis/layout_fix.h"
 #include "cli/command.h"
-#include "cli/kernel_input.h"
 #include "cli/launch_options.h"
 #include "cli/progress_bar.h"
-#include "cli/sass_tools.h"
-#include "emu/launch.h"
+#include "driver/analyze.h"
+#include "driver/input.h"
 #include "report/fix_report.h"
 #include "report/html_writer.h"
 
@@ -33,15 +30,6 @@ struct FixOptions {
   int registers = 0;  // --registers: given, instead of asking ptxas -v
 };
 
-// Registers per thread: --registers, else `ptxas -v` unless --no-sass keeps the tools out.
-std::pair<int, std::string> registers_of(const FixOptions& o, const PreparedLaunch& p) {
-  if (o.registers > 0) return {o.registers, "--registers"};
-  if (o.launch.no_sass) return {0, "--no-sass: ptxas not run"};
-  auto n = ptxas_registers(p.ptx.text, o.launch.arch, p.kernel_name);
-  if (!n) return {0, n.error().message.substr(0, n.error().message.find('\n'))};
-  return {*n, "ptxas -v"};
-}
-
 int fail(CommandContext& ctx, const Error& e) {
   ctx.err << "warpscope: " << e.render() << "\n";
   return kExitError;
@@ -50,43 +38,35 @@ int fail(CommandContext& ctx, const Error& e) {
 int run_fix(const FixOptions& o, CommandContext& ctx) {
   auto prepared = prepare_launch(o.launch, ctx.in);
   if (!prepared) return fail(ctx, prepared.error());
-  const PreparedLaunch& p = **prepared;
-  const analysis::FusionPlan* plan_ptr = p.plan_or_null();
-  std::vector<emu::Diagnostic> diagnostics;
-  bool failed = false;
-  // Every run starts from fresh buffers: the kernel may overwrite its inputs.
-  auto runner = [&](const emu::ListenerFactory& listeners) -> Expected<emu::RunReport> {
-    emu::GlobalMemory memory;
-    auto args = p.arguments(memory, o.launch.args);
-    if (!args) return args.error();
-    ProgressBar bar(ctx.err, ctx.err_is_terminal && !o.launch.quiet, terminal_columns());
-    emu::RunOptions options = p.run_options;
-    options.progress = bar.hook();
-    auto run = emu::run(p.module, p.kernel_name, p.launch, args->values, memory, options, listeners);
-    bar.finish();
-    if (run && diagnostics.empty()) diagnostics = run->diagnostics;
-    if (run) failed = failed || run->failed();
-    return run;
-  };
-  const std::string dir = p.ptx.source_dir;
-  analysis::FixInputs inputs{p.module, p.kernel_name, p.launch, p.blocks_total, *p.arch, plan_ptr, runner,
-                             [&dir](const std::string& path) { return read_source_lines(path, dir); },
-                             static_cast<std::size_t>(std::max(1, o.keep)), 0, ""};
-  std::tie(inputs.registers_per_thread, inputs.registers_note) = registers_of(o, p);
-  auto report = analysis::fix_kernel(inputs);
-  if (!report) return fail(ctx, report.error());
-  for (analysis::KernelReport* k : {&report->before, &report->after}) p.stamp(*k);
+  const driver::PreparedLaunch& p = **prepared;
+  // One bar per run: the fix runs the kernel several times; a count that starts again
+  // begins a new bar.
+  ProgressBar bar(ctx.err, ctx.err_is_terminal && !o.launch.quiet, terminal_columns());
+  auto draw = bar.hook();
+  std::uint64_t last = 0;
+  driver::ProgressHook progress;
+  if (draw)
+    progress = [&](std::uint64_t done, std::uint64_t total) {
+      if (done < last) bar.restart();
+      last = done;
+      draw(done, total);
+    };
+  auto fixed = driver::fix_kernel(p, driver::FixRequest{static_cast<std::size_t>(std::max(1, o.keep)), o.registers},
+                                  progress);
+  bar.finish();
+  if (!fixed) return fail(ctx, fixed.error());
+  const analysis::FixReport& report = fixed->report;
   if (!o.html.empty())
-    if (auto written = write_text_file(o.html, report::fix_html(*report, *p.arch)); !written)
+    if (auto written = driver::write_text_file(o.html, report::fix_html(report, *p.arch)); !written)
       return fail(ctx, written.error());
   if (o.json)
-    ctx.out << report::fix_json(*report).dump(2) << "\n";
+    ctx.out << report::fix_json(report).dump(2) << "\n";
   else
-    ctx.out << report::fix_text(*report);
-  for (const auto& d : diagnostics)
+    ctx.out << report::fix_text(report);
+  for (const auto& d : fixed->diagnostics)
     ctx.err << "warpscope: " << (d.severity == emu::Diagnostic::Severity::Error ? "error: " : "warning: ") << d.message
             << "\n";
-  return failed ? kExitError : kExitOk;
+  return fixed->failed ? kExitError : kExitOk;
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cli/command.h"
-#include "cli/sass_tools.h"
+#include "driver/toolchain.h"
 
 namespace warpscope::cli {
 namespace {
@@ -166,10 +166,10 @@ TEST(SassTools, ParsesRegistersOfTheNamedEntry) {
       "ptxas info    : Compiling entry function 'transpose_naive_f32' for 'sm_90'\n"
       "ptxas info    : Function properties for transpose_naive_f32\n"
       "ptxas info    : Used 20 registers, used 0 barriers\n";
-  EXPECT_EQ(parse_ptxas_registers(out, "transpose_naive_f32"), 20);
-  EXPECT_EQ(parse_ptxas_registers(out, "transpose_naive_f64"), 22);
-  EXPECT_EQ(parse_ptxas_registers(out, "transpose_naive"), std::nullopt);
-  EXPECT_EQ(parse_ptxas_registers("ptxas info    : Compiling entry function 'k' for 'sm_90'\n", "k"), std::nullopt);
+  EXPECT_EQ(driver::parse_ptxas_registers(out, "transpose_naive_f32"), 20);
+  EXPECT_EQ(driver::parse_ptxas_registers(out, "transpose_naive_f64"), 22);
+  EXPECT_EQ(driver::parse_ptxas_registers(out, "transpose_naive"), std::nullopt);
+  EXPECT_EQ(driver::parse_ptxas_registers("ptxas info    : Compiling entry function 'k' for 'sm_90'\n", "k"), std::nullopt);
 }
 
 TEST(FixCommand, BadKernelIsAnError) {

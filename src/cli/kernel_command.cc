@@ -9,16 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "analysis/cost_listener.h"
 #include "analysis/fail_condition.h"
-#include "analysis/fusion_plan.h"
 #include "analysis/kernel_report.h"
 #include "cli/command.h"
-#include "cli/kernel_input.h"
 #include "cli/launch_options.h"
 #include "cli/progress_bar.h"
-#include "emu/launch.h"
-#include "model/arch.h"
+#include "driver/analyze.h"
+#include "driver/input.h"
 #include "report/diagnostics_writer.h"
 #include "report/html_writer.h"
 #include "report/kernel_json.h"
@@ -32,7 +29,7 @@ namespace {
 struct KernelOptions {
   LaunchOptions launch;
   bool json = false;
-  // Reports for editors, dashboards and CI (see "Diagnostics, SARIF and CI gating" in the README).
+  // Reports for editors, dashboards and CI (see docs/ci.md).
   bool no_diagnostics = false;
   std::string sarif;
   std::string html;
@@ -82,25 +79,15 @@ int run_kernel(const KernelOptions& o, CommandContext& ctx) {
   }
   auto prepared = prepare_launch(o.launch, ctx.in);
   if (!prepared) return fail(ctx, prepared.error());
-  const PreparedLaunch& p = **prepared;
-  emu::GlobalMemory memory;
-  auto args = p.arguments(memory, o.launch.args);
-  if (!args) return fail(ctx, args.error());
-  const model::Arch& a = *p.arch;
-  const analysis::FusionPlan* plan = p.plan_or_null();
+  const driver::PreparedLaunch& p = **prepared;
   ProgressBar bar(ctx.err, ctx.err_is_terminal && !o.launch.quiet, terminal_columns());
-  emu::RunOptions options = p.run_options;
-  options.progress = bar.hook();
-  auto run = emu::run(p.module, p.kernel_name, p.launch, args->values, memory, options,
-                      [&a, plan] { return std::make_unique<analysis::CostListener>(a, plan); });
+  auto analysis = driver::analyze_kernel(p, bar.hook());
   bar.finish();
-  if (!run) return fail(ctx, run.error());
-  const std::string dir = p.ptx.source_dir;
-  auto report = analysis::build_kernel_report(p.module, p.kernel_name, p.launch, *run, p.blocks_total,
-                                              [&dir](const std::string& path) { return read_source_lines(path, dir); });
-  p.stamp(report);
+  if (!analysis) return fail(ctx, analysis.error());
+  const analysis::KernelReport& report = analysis->report;
   if (!o.html.empty())
-    if (auto written = write_text_file(o.html, report::kernel_html(report, a)); !written) return fail(ctx, written.error());
+    if (auto written = driver::write_text_file(o.html, report::kernel_html(report, *p.arch)); !written)
+      return fail(ctx, written.error());
   if (o.json)
     ctx.out << report::kernel_json(report).dump(2) << "\n";
   else
@@ -108,7 +95,7 @@ int run_kernel(const KernelOptions& o, CommandContext& ctx) {
   for (const auto& d : report.diagnostics)
     ctx.err << "warpscope: " << (d.severity == emu::Diagnostic::Severity::Error ? "error: " : "warning: ") << d.message
             << "\n";
-  if (run->failed()) return kExitError;  // partial figures: no gate, no findings
+  if (analysis->failed) return kExitError;  // partial figures: no gate, no findings
   return report_findings(o, report, *conditions, ctx);
 }
 

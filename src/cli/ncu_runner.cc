@@ -1,7 +1,7 @@
 // ncu_runner.cc: spawning ncu.
 #include "cli/ncu_runner.h"
-#include "cli/kernel_input.h"
-#include "cli/process.h"
+#include "driver/input.h"
+#include "driver/process.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,7 +22,7 @@ namespace {
 
 // A file's text for a message ("" when unreadable: the message says what failed anyway).
 std::string slurp(const std::string& path) {
-  auto text = read_text_file(path);
+  auto text = driver::read_text_file(path);
   return text ? *text : std::string();
 }
 
@@ -34,7 +34,7 @@ std::string join(const std::vector<std::string>& words, const std::string& sep) 
 
 std::string command_line(const std::vector<std::string>& argv) {
   std::vector<std::string> quoted;
-  for (const auto& w : argv) quoted.push_back(shell_quote(w));
+  for (const auto& w : argv) quoted.push_back(driver::shell_quote(w));
   return join(quoted, " ");
 }
 
@@ -42,8 +42,8 @@ std::string command_line(const std::vector<std::string>& argv) {
 // returns the exit status (-1 when it could not run or was killed).
 int run_to_files(const std::vector<std::string>& argv, const std::string& out, const std::string& err,
                  const NcuRun& run) {
-  std::string cmd = command_line(argv) + " < /dev/null > " + shell_quote(out) + " 2>" +
-                    (err.empty() ? "&1" : " " + shell_quote(err));
+  std::string cmd = command_line(argv) + " < /dev/null > " + driver::shell_quote(out) + " 2>" +
+                    (err.empty() ? "&1" : " " + driver::shell_quote(err));
   if (run.log) run.log("running: " + command_line(argv));
   const int status = std::system(cmd.c_str());
   if (status == -1 || !WIFEXITED(status)) return -1;
@@ -79,14 +79,14 @@ Expected<NcuExports> export_report(const NcuRun& run, const std::string& report)
 
 Expected<std::string> find_ncu(const std::string& given) {
   if (!given.empty()) {
-    if (is_executable(given)) return given;
+    if (driver::is_executable(given)) return given;
     if (given.find('/') == std::string::npos)
-      if (auto found = find_on_path(given); !found.empty()) return found;
+      if (auto found = driver::find_on_path(given); !found.empty()) return found;
     return make_error("ncu was not found at '" + given + "' (--ncu): give the path of Nsight Compute's ncu");
   }
-  if (auto found = find_on_path("ncu"); !found.empty()) return found;
+  if (auto found = driver::find_on_path("ncu"); !found.empty()) return found;
   for (const char* p : {"/usr/local/cuda/bin/ncu", "/opt/nvidia/nsight-compute/ncu"})
-    if (is_executable(p)) return std::string(p);
+    if (driver::is_executable(p)) return std::string(p);
   return make_error("ncu (Nsight Compute) is not on PATH nor in /usr/local/cuda/bin: install Nsight Compute, give "
                     "--ncu PATH, or profile elsewhere and read the exports here with --import");
 }

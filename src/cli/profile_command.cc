@@ -13,7 +13,8 @@
 
 #include "analysis/cost_listener.h"
 #include "cli/command.h"
-#include "cli/kernel_input.h"
+#include "driver/analyze.h"
+#include "driver/input.h"
 #include "cli/ncu_runner.h"
 #include "cli/profile_launches.h"
 #include "emu/launch.h"
@@ -87,7 +88,7 @@ void source_locations(const std::vector<LaunchSpec>& specs, NcuRun& run) {
     auto o = launch_options_from_words(s.words);
     if (!o) continue;
     std::error_code ec;
-    const fs::path dir = fs::absolute(fs::path(o->file), ec).parent_path();
+    const fs::path dir = fs::absolute(fs::path(o->request.file), ec).parent_path();
     if (ec || std::find(dirs.begin(), dirs.end(), dir.string()) != dirs.end()) continue;
     dirs.push_back(dir.string());
     for (const auto& entry : fs::directory_iterator(dir, ec))
@@ -98,40 +99,29 @@ void source_locations(const std::vector<LaunchSpec>& specs, NcuRun& run) {
 
 // Emulates the launch and builds the report, as `warpscope kernel` does.
 Expected<analysis::KernelReport> predict(LaunchMatch& m) {
-  const PreparedLaunch& p = *m.prepared;
-  emu::GlobalMemory memory;
-  auto args = p.arguments(memory, m.options.args);
-  if (!args) return args.error();
-  const model::Arch& a = *p.arch;
-  const analysis::FusionPlan* plan = p.plan_or_null();
-  auto run = emu::run(p.module, p.kernel_name, p.launch, args->values, memory, p.run_options,
-                      [&a, plan] { return std::make_unique<analysis::CostListener>(a, plan); });
-  if (!run) return run.error();
-  if (run->failed()) {
+  auto analysis = driver::analyze_kernel(*m.prepared);
+  if (!analysis) return analysis.error();
+  if (analysis->failed) {
     std::string why = "the emulation failed";
-    for (const auto& d : run->diagnostics)
+    for (const auto& d : analysis->report.diagnostics)
       if (d.severity == emu::Diagnostic::Severity::Error) {
         why += ": " + d.message;
         break;
       }
     return make_error(why);
   }
-  const std::string dir = p.ptx.source_dir;
-  auto report = analysis::build_kernel_report(p.module, p.kernel_name, p.launch, *run, p.blocks_total,
-                                              [&dir](const std::string& path) { return read_source_lines(path, dir); });
-  p.stamp(report);
-  return report;
+  return std::move(analysis->report);
 }
 
 Expected<std::vector<profile::KernelComparison>> compare_export(const Export& e, LaunchMatcher& matcher,
                                                                 CommandContext& ctx, std::vector<std::string>& warnings) {
-  auto raw_text = read_text_file(e.raw);
+  auto raw_text = driver::read_text_file(e.raw);
   if (!raw_text) return raw_text.error();
   auto kernels = profile::parse_raw_page(*raw_text, e.raw);
   if (!kernels) return kernels.error();
   std::vector<profile::MeasuredSource> sources;
   if (!e.source.empty()) {
-    auto source_text = read_text_file(e.source);
+    auto source_text = driver::read_text_file(e.source);
     auto parsed = source_text ? profile::parse_source_page(*source_text, e.source)
                               : Expected<std::vector<profile::MeasuredSource>>(source_text.error());
     if (parsed) sources = std::move(*parsed);
@@ -274,11 +264,11 @@ void add_profile_command(CLI::App& app, CommandContext& ctx) {
   sub->add_option("--keep", o->keep, "keep ncu's report and CSV exports in this folder");
   sub->add_flag("--json", o->json, "print the comparison as JSON");
   sub->add_flag("--verbose", o->verbose, "print each ncu command line and ncu's output on standard error");
-  sub->add_option("--blocks", o->common.blocks, "predict from these blocks only (e.g. 10%); totals are scaled");
-  sub->add_option("--arch", o->common.arch, "target architecture")->capture_default_str();
-  sub->add_option("-j,--jobs", o->common.jobs, "emulator worker threads (default: one per core)");
-  sub->add_flag("--no-sass", o->common.no_sass, "price the PTX as written, without ptxas/nvdisasm");
-  sub->add_option("--sass-listing", o->common.sass_listing, "an `nvdisasm -c -gi` listing to use instead of running ptxas");
+  sub->add_option("--blocks", o->common.request.blocks, "predict from these blocks only (e.g. 10%); totals are scaled");
+  sub->add_option("--arch", o->common.request.arch, "target architecture")->capture_default_str();
+  sub->add_option("-j,--jobs", o->common.request.jobs, "emulator worker threads (default: one per core)");
+  sub->add_flag("--no-sass", o->common.request.no_sass, "price the PTX as written, without ptxas/nvdisasm");
+  sub->add_option("--sass-listing", o->common.request.sass_listing, "an `nvdisasm -c -gi` listing to use instead of running ptxas");
   sub->callback([o, &ctx] { ctx.exit_code = run_profile(*o, ctx); });
 }
 

@@ -69,26 +69,26 @@ Expected<LaunchOptions> launch_options_from_words(const std::vector<std::string>
       return Ok{};
     };
     if (!option) {
-      if (!o.file.empty()) return make_error("launch: two files, '" + o.file + "' and '" + word + "'");
-      o.file = word;
+      if (!o.request.file.empty()) return make_error("launch: two files, '" + o.request.file + "' and '" + word + "'");
+      o.request.file = word;
     } else if (word == "--kernel" || word == "--grid" || word == "--block" || word == "--arg" || word == "--dyn-smem" ||
                word == "--cluster") {
       std::string v;
       if (auto s = take(v); !s) return s.error();
-      if (word == "--kernel") o.kernel = v;
-      else if (word == "--cluster") o.cluster = v;
-      else if (word == "--grid") o.grid = v;
-      else if (word == "--block") o.block = v;
+      if (word == "--kernel") o.request.kernel = v;
+      else if (word == "--cluster") o.request.cluster = v;
+      else if (word == "--grid") o.request.grid = v;
+      else if (word == "--block") o.request.block = v;
       else if (word == "--dyn-smem") {
         if (v.empty() || v.size() > 10 || v.find_first_not_of("0123456789") != std::string::npos || std::stoull(v) > 0xffffffffull)
           return make_error("launch: --dyn-smem '" + v + "' is not a byte count");
-        o.dyn_smem = static_cast<std::uint32_t>(std::stoull(v));
+        o.request.dyn_smem = static_cast<std::uint32_t>(std::stoull(v));
       } else {
         for (const char* fill : {":zero", ":random"})  // ptxlaunch's buffer fills: warpscope zeroes
           if (v.rfind("buf:", 0) == 0 && v.size() > std::string(fill).size() &&
               v.compare(v.size() - std::string(fill).size(), std::string::npos, fill) == 0)
             v.resize(v.size() - std::string(fill).size());
-        o.args.push_back(v);
+        o.request.args.push_back(v);
       }
     } else if (word == "--repeat" || word == "--seed" || word == "--device") {
       std::string ignored;
@@ -97,7 +97,7 @@ Expected<LaunchOptions> launch_options_from_words(const std::vector<std::string>
       return make_error("launch: unknown option '" + word + "'");
     }
   }
-  if (o.file.empty()) return make_error("launch: no .ptx (or .cu) file");
+  if (o.request.file.empty()) return make_error("launch: no .ptx (or .cu) file");
   return o;
 }
 
@@ -162,22 +162,22 @@ LaunchMatch LaunchMatcher::match(const profile::MeasuredKernel& kernel, const st
       continue;
     }
     // Cheap checks on the text first; only the survivors are read and parsed.
-    if (!options->kernel.empty() && !profile::kernel_names_match(kernel.name, options->kernel)) continue;
-    auto grid = parse_dim3(options->grid, "--grid");
-    auto block = parse_dim3(options->block, "--block");
+    if (!options->request.kernel.empty() && !profile::kernel_names_match(kernel.name, options->request.kernel)) continue;
+    auto grid = driver::parse_dim3(options->request.grid, "--grid");
+    auto block = driver::parse_dim3(options->request.block, "--block");
     const bool same_shape = grid && block && *grid == kernel.grid && *block == kernel.block &&
-                            (!kernel.dynamic_shared_bytes || *kernel.dynamic_shared_bytes == options->dyn_smem);
+                            (!kernel.dynamic_shared_bytes || *kernel.dynamic_shared_bytes == options->request.dyn_smem);
     if (!same_shape) {
-      near.push_back(s->text() + " (grid " + options->grid + " block " + options->block + ")");
+      near.push_back(s->text() + " (grid " + options->request.grid + " block " + options->request.block + ")");
       continue;
     }
     LaunchOptions o = common_;
-    o.file = options->file;
-    o.kernel = options->kernel;
-    o.grid = options->grid;
-    o.block = options->block;
-    o.dyn_smem = options->dyn_smem;
-    o.args = options->args;
+    o.request.file = options->request.file;
+    o.request.kernel = options->request.kernel;
+    o.request.grid = options->request.grid;
+    o.request.block = options->request.block;
+    o.request.dyn_smem = options->request.dyn_smem;
+    o.request.args = options->request.args;
     auto prepared = prepare_launch(o, in);
     if (!prepared) {
       near.push_back(s->text() + ": " + prepared.error().message);

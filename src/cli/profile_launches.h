@@ -47,7 +47,7 @@ LaunchSpec launch_from_text(const std::string& text);
 struct LaunchMatch {
   const LaunchSpec* spec = nullptr;
   LaunchOptions options;
-  std::unique_ptr<PreparedLaunch> prepared;
+  std::unique_ptr<driver::PreparedLaunch> prepared;
   std::string why_not;  // when spec is null
 };
 

@@ -70,6 +70,12 @@ void ProgressBar::finish() {
   drawn_ = false;
 }
 
+void ProgressBar::restart() {
+  finish();
+  start_ = Clock::now();
+  last_draw_ = -1;
+}
+
 int terminal_columns() {
   winsize w{};
   if (ioctl(STDERR_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 20) return w.ws_col;

@@ -35,6 +35,8 @@ class ProgressBar {
   std::function<void(std::uint64_t, std::uint64_t)> hook();
   void update(std::uint64_t done, std::uint64_t total);
   void finish();
+  // Erases the line and starts timing a new run (rate and ETA from now).
+  void restart();
 
  private:
   using Clock = std::chrono::steady_clock;

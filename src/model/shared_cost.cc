@@ -185,7 +185,7 @@ void price_shared(const Arch& arch, const WarpAccess& a, SharedCost& cost) {
                                    __builtin_ctz(static_cast<unsigned>(arch.bank_bytes));
   // The most common access first, in few instructions: the CPU starts the next access while
   // this one's long chains (the sort) finish only if both fit its window, so each
-  // instruction here costs time (measured: ~0.14 ns each; README "Speed").
+  // instruction here costs time (measured: ~0.14 ns each; docs/speed.md).
   if (a.mask != 0 && narrow_whole_warp(arch, a)) {
     static const WarpCounter count_one_word = warp_counter(1);
     const BankLoad bank_load = a.op == MemOp::SharedAtomic ? BankLoad::Lanes : BankLoad::DistinctWords;

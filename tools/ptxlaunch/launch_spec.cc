@@ -11,6 +11,7 @@ const char* const kUsage =
     "usage: ptxlaunch FILE.ptx --kernel K --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "                 [--dyn-smem BYTES] [--arg SPEC]... [--repeat N] [--seed S] [--device D] [--dry-run]\n"
     "       ptxlaunch FILE.ptx --list\n"
+    "       ptxlaunch --batch FILE   (one launch per line, 'NAME FILE.ptx --kernel ...', in one process)\n"
     "SPEC, in the kernel's parameter order:\n"
     "  buf:<bytes>[:zero|:random]  device buffer (default fill: deterministic pseudo-random bytes)\n"
     "  file:<path>                 device buffer holding that file's bytes\n"

@@ -160,6 +160,9 @@ void CheckLaunchLimits(CUfunction function, const LaunchSpec& spec) {
     CHECK(cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(spec.dyn_smem)));
 }
 
+// Loads, launches (1 + --repeat - 1 timed) and unloads one kernel in the current context.
+void LaunchOne(const LaunchSpec& spec, const PtxEntry& entry, const std::string& ptx_text, const char* device_name);
+
 int Run(const LaunchSpec& spec) {
   std::string ptx_text = ReadFile(spec.ptx_path);
   std::vector<PtxEntry> entries = FindEntries(ptx_text);
@@ -189,7 +192,12 @@ int Run(const LaunchSpec& spec) {
   CUcontext context;
   CHECK(cuDevicePrimaryCtxRetain(&context, device));
   CHECK(cuCtxSetCurrent(context));
+  LaunchOne(spec, entry, ptx_text, device_name);
+  CHECK(cuDevicePrimaryCtxRelease(device));
+  return 0;
+}
 
+void LaunchOne(const LaunchSpec& spec, const PtxEntry& entry, const std::string& ptx_text, const char* device_name) {
   CUmodule module = LoadModule(spec.ptx_path, ptx_text);
   CUfunction function;
   CHECK(cuModuleGetFunction(&function, module, entry.name.c_str()));
@@ -259,8 +267,53 @@ int Run(const LaunchSpec& spec) {
   for (ParamSlot& slot : slots)
     if (slot.buffer) CHECK(cuMemFree(slot.buffer));
   CHECK(cuModuleUnload(module));
+}
+
+// --batch FILE: one launch per line ("NAME words...", the launches.txt format, paths as
+// given), all in one process and one context, in order, so that a profiler run over the
+// process sees kernel i as the i-th line. A line that cannot be parsed or launched is
+// reported and skipped; an error that leaves the context unusable (a kernel fault) stops
+// the batch, and the exit status is then 1.
+int RunBatch(const std::string& path, int device_index) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot open '" + path + "'");
+  CHECK(cuInit(0));
+  CUdevice device;
+  CHECK(cuDeviceGet(&device, device_index));
+  char device_name[256] = {};
+  CHECK(cuDeviceGetName(device_name, sizeof(device_name), device));
+  CUcontext context;
+  CHECK(cuDevicePrimaryCtxRetain(&context, device));
+  CHECK(cuCtxSetCurrent(context));
+  int failed = 0, done = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string name;
+    std::vector<std::string> argv;
+    if (!(words >> name) || name[0] == '#') continue;
+    for (std::string w; words >> w;) argv.push_back(w);
+    try {
+      LaunchSpec spec = ParseCommandLine(argv);
+      std::string ptx_text = ReadFile(spec.ptx_path);
+      const std::vector<PtxEntry> entries = FindEntries(ptx_text);
+      const PtxEntry& entry = ResolveKernel(entries, spec.kernel);
+      CheckArguments(entry, spec.args);
+      LaunchOne(spec, entry, ptx_text, device_name);
+      std::printf("ptxlaunch: batch %s ok\n", name.c_str());
+      ++done;
+    } catch (const Error& e) {
+      std::printf("ptxlaunch: batch %s failed: %s\n", name.c_str(), e.what());
+      ++failed;
+      if (cuCtxSynchronize() != CUDA_SUCCESS) {
+        std::printf("ptxlaunch: batch stopped after %s: the context is no longer usable\n", name.c_str());
+        return 1;
+      }
+    }
+    std::fflush(stdout);
+  }
+  std::printf("ptxlaunch: batch done: %d launched, %d failed\n", done, failed);
   CHECK(cuDevicePrimaryCtxRelease(device));
-  return 0;
+  return failed ? 1 : 0;
 }
 
 }  // namespace
@@ -269,6 +322,7 @@ int Run(const LaunchSpec& spec) {
 int main(int argc, char** argv) {
   try {
     std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.size() == 2 && args[0] == "--batch") return ptxlaunch::RunBatch(args[1], 0);
     return ptxlaunch::Run(ptxlaunch::ParseCommandLine(args));
   } catch (const ptxlaunch::Error& e) {
     std::fprintf(stderr, "ptxlaunch: error: %s\n", e.what());

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Runs `warpscope kernel --json` on every launch measured on an H200 and compares its
+figures with the measurement: kernel totals by ncu metric, and the Source page's per-line
+counters for lines of files beside the launch's PTX (the kernel's own .cu or .py).
+
+  tools/compare_measured.py [BUILD_DIR] [--measured FILE.jsonl] [--known FILE]
+                            [--sass-dir DIR] [--live-sass]      (exit 1 on a failure)
+
+Defaults: the 31 example launches (tests/data/h200/examples_h200.jsonl, their known
+differences in tests/data/h200/examples_known_differences.txt, SASS listings from
+tests/data/sass/). A corpus topic: --measured tests/data/h200/corpus/<topic>.jsonl, its
+known differences in <topic>_known.txt beside it, listings from corpus/<topic>/sass/.
+
+Which measured figure each prediction must equal (bench/gpu/collect_examples.py records
+both the hardware counters and `sass_ops`, the Source page's per-instruction view summed by
+operation):
+  shared wavefronts                     the Source page's "L1 Wavefronts Shared" of that op's
+                                        instructions, or the hardware counter (which counts a
+                                        few more on some kernels: arbitration, seen on the H200)
+  global requests                       the hardware counter
+  bank conflicts                        wavefronts - ideal of that op's instructions on the
+                                        Source page (the hardware counter adds arbitration
+                                        noise), else the hardware counter
+  global sectors                        the hardware counter or the Source page's
+                                        "L2 Theoretical Sectors Global" of that op (either:
+                                        the hardware counter drifts by up to 0.3% on some
+                                        kernels, the per-instruction view on some LDGSTS)
+  per line                              the Source page's columns
+Differences we understand and have not fixed are listed, with their reason, in the known
+file; any other difference, or a listed one that no longer occurs, fails."""
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def option(name, default=None):
+    if name in sys.argv:
+        i = sys.argv.index(name)
+        if i + 1 < len(sys.argv):
+            return sys.argv[i + 1]
+    return default
+
+
+values = {option(n) for n in ("--measured", "--known", "--sass-dir")}
+build = next((a for a in sys.argv[1:] if not a.startswith("-") and a not in values), os.path.join(root, "build"))
+live_sass = "--live-sass" in sys.argv
+measured = option("--measured", os.path.join(root, "tests", "data", "h200", "examples_h200.jsonl"))
+default_known = (os.path.join(root, "tests", "data", "h200", "examples_known_differences.txt")
+                 if measured.endswith("examples_h200.jsonl") else measured[:-len(".jsonl")] + "_known.txt")
+known_path = option("--known", default_known)
+sass_dir = option("--sass-dir")
+
+known = set()
+if os.path.exists(known_path):
+    for k in open(known_path):
+        k = k.split("#")[0].strip()
+        if k:
+            known.add(k)
+seen_known = set()
+SOURCE = ["L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal", "L2 Theoretical Sectors Global",
+          "L2 Theoretical Sectors Global Ideal"]
+# metric -> (sass_ops class, what of it)
+CONFLICTS = {f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}": f"shared_{op}" for op in ("ld", "st", "atom")}
+SECTORS = {f"l1tex__t_sectors_pipe_lsu_mem_global_op_{op}": f"global_{op}" for op in ("ld", "st", "red", "atom")}
+WAVEFRONTS = {f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}": f"shared_{op}" for op in ("ld", "st", "atom", "gmma")}
+
+
+def listing_for(ptx):
+    base = os.path.basename(ptx).replace(".ptx", ".sass")
+    folders = [sass_dir] if sass_dir else [os.path.join(root, "tests", "data", "sass"),
+                                           os.path.join(root, os.path.dirname(ptx), "sass")]
+    for folder in folders:
+        path = os.path.join(folder, base)
+        if os.path.exists(path):
+            return path
+    return None
+
+
+def accepted(metric, predicted, record):
+    """The measured values this prediction may equal, and the one to show."""
+    hardware = record["metrics"].get(metric)
+    ops = record.get("sass_ops") or {}
+    if metric in CONFLICTS and CONFLICTS[metric] in ops:
+        o = ops[CONFLICTS[metric]]
+        return [o.get("wavefronts", 0) - o.get("wavefronts_ideal", 0)]
+    if metric in SECTORS and SECTORS[metric] in ops and "sectors" in ops[SECTORS[metric]]:
+        return [v for v in (hardware, ops[SECTORS[metric]]["sectors"]) if v is not None]
+    if metric in WAVEFRONTS and WAVEFRONTS[metric] in ops and "wavefronts" in ops[WAVEFRONTS[metric]]:
+        return [ops[WAVEFRONTS[metric]]["wavefronts"]] + ([hardware] if hardware is not None else [])
+    return [] if hardware is None else [hardware]
+
+
+bad = 0
+records = [json.loads(line) for line in open(measured) if line.strip()]
+for m in records:
+    if m.get("status") != "ok":
+        print(f"{m['name']}: not measured ({m.get('status')}): skipped")
+        continue
+    args = shlex.split(m["launch"])[1:]
+    ptx = next((a for a in args if a.endswith(".ptx")), "")
+    if not live_sass and "--sass-listing" not in args:
+        listing = listing_for(ptx)
+        if listing:
+            args += ["--sass-listing", listing]
+    run = subprocess.run([os.path.join(build, "warpscope"), "kernel", *args, "--json", "-q", "--no-diagnostics"],
+                         cwd=root, capture_output=True, text=True)
+    if run.returncode not in (0, 1) or not run.stdout.strip():
+        print(f"{m['name']}: warpscope failed: {run.stderr.strip()[:300]}")
+        bad += 1
+        continue
+    got = json.loads(run.stdout)
+    diffs = []
+    if run.returncode == 1:
+        diffs.append(f"{m['name']}: the emulation failed")
+    for k, v in got["metrics"].items():
+        want = accepted(k, v, m)
+        if want and v not in want:
+            diffs.append(f"{m['name']} {k}: predicted {v}, measured {want[0]}")
+    home = os.path.dirname(ptx)
+    own = {f for f in os.listdir(os.path.join(root, home))} if os.path.isdir(os.path.join(root, home)) else set()
+    pred_lines = {(l["file"], l["line"]): l["metrics"] for l in got["lines"]}
+    for ml in m.get("lines", []):
+        f = os.path.basename(ml["file"])
+        if f not in own or not f.endswith((".cu", ".py")):
+            continue
+        pl = pred_lines.get((f, ml["line"]), {})
+        for k in SOURCE:
+            want = int(float(ml["metrics"].get(k, 0) or 0))
+            have = pl.get(k, 0)
+            if want != have:
+                diffs.append(f"{m['name']} {f}:{ml['line']} {k}: predicted {have}, measured {want}")
+    expected = [d for d in diffs if d in known]
+    seen_known.update(expected)
+    unexpected = [d for d in diffs if d not in known]
+    status = "ok" if not diffs else f"{len(expected)} known, {len(unexpected)} new differences"
+    print(f"{m['name']}: {status} ({got['emulation']['seconds']:.3f} s, priced from {got['priced_from']})")
+    for d in unexpected[:12]:
+        print("    NEW:", d)
+    bad += bool(unexpected)
+for k in sorted(known - seen_known):
+    print("no longer differs (remove it from the known list):", k)
+    bad += 1
+print(f"{bad} failures; {len(seen_known)} known differences; {len(records)} launches")
+sys.exit(1 if bad else 0)
