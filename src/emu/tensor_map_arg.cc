@@ -31,6 +31,14 @@ Expected<KernelArg> tensor_map_argument(const std::string& spec, const ptx::Vari
   }
   parsed.fields.address = buffer;
   if (!tmap::check_tensor_map(parsed.fields, why)) return make_error("cuTensorMapEncodeTiled would fail: " + why);
+  // The driver cannot know the allocation; we can: the tensor must lie inside its buffer.
+  const tmap::TensorMapFields& f = parsed.fields;
+  std::uint64_t end = f.dims[0] * static_cast<std::uint64_t>(tmap::element_bytes(f.dtype));
+  for (int i = 1; i < f.rank; ++i) end += (f.dims[i] - 1) * f.strides[i - 1];
+  const std::uint64_t size = memory.find(buffer, 1) != nullptr ? memory.find(buffer, 1)->size : 0;
+  if (end > size)
+    return make_error("the tensor's last element ends at byte " + std::to_string(end) + ", past the end of its buffer (" +
+                      std::to_string(size) + " bytes)");
   TensorMapBytes bytes = encode_tensor_map(parsed.fields);
   KernelArg arg;
   arg.bytes.assign(bytes.begin(), bytes.end());

@@ -4,9 +4,11 @@
 
 #include <set>
 
+#include "emu/args.h"
 #include "emu/tensor_box.h"
 #include "emu/tensor_map.h"
 #include "emu/tensor_map_spec.h"
+#include "ptx/parser.h"
 
 namespace warpscope::emu {
 namespace {
@@ -71,6 +73,29 @@ TEST(TensorMapSpec, ErrorsSayWhatIsWrong) {
   std::string why;
   EXPECT_FALSE(tmap::check_tensor_map(misaligned, why));
   EXPECT_NE(why.find("is not 16-byte aligned"), std::string::npos) << why;
+}
+
+TEST(TensorMap, ArgumentsAreCheckedAgainstTheirBuffer) {
+  const char* src = ".version 8.7\n.target sm_90a\n.address_size 64\n"
+                    ".visible .entry k(.param .align 64 .b8 k_param_0[128], .param .u64 k_param_1)\n{\n\tret;\n}\n";
+  auto m = ptx::parse(src, "k.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  GlobalMemory memory;
+  auto ok = make_arguments(*m, 0, {"tmap:buf:16384,dtype=f16,dims=64x128,strides=128,box=64x64,swizzle=128B", "buf:8"}, memory);
+  ASSERT_TRUE(ok) << ok.error().render();
+  EXPECT_EQ(ok->values[0].bytes.size(), 128u);
+  EXPECT_EQ(decode_tensor_map(ok->values[0].bytes.data()).address, ok->buffers[0]);
+  auto small = make_arguments(*m, 0, {"tmap:buf:16000,dtype=f16,dims=64x128,strides=128,box=64x64,swizzle=128B", "buf:8"}, memory);
+  ASSERT_FALSE(small);
+  EXPECT_NE(small.error().message.find("ends at byte 16384, past the end of its buffer (16000 bytes)"), std::string::npos)
+      << small.error().message;
+  auto scalar = make_arguments(*m, 0, {"buf:8", "tmap:buf:16384,dtype=f16,dims=64,box=64,swizzle=none"}, memory);
+  ASSERT_FALSE(scalar);
+  auto pointer = make_arguments(*m, 0, {"buf:8", "buf:8"}, memory);
+  ASSERT_FALSE(pointer);
+  auto wrong = make_arguments(*m, 0, {"tmap:buf:16384,dtype=f16,dims=64,box=64,swizzle=none", "tmap:buf:8,dtype=u8,dims=8,box=16,swizzle=none"}, memory);
+  ASSERT_FALSE(wrong);
+  EXPECT_NE(wrong.error().message.find("a tensor map goes to a 128-byte parameter"), std::string::npos) << wrong.error().message;
 }
 
 TEST(TensorMap, EncodingRoundTripsAndMatchesFieldReplacement) {
