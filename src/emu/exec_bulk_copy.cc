@@ -53,7 +53,6 @@ bool exec_bulk_copy(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx
   e.tensor = false;
   e.kind = prefetch ? BulkCopyEvent::Kind::Prefetch
            : reduce ? BulkCopyEvent::Kind::Reduce
-           : to_shared && !from_shared ? BulkCopyEvent::Kind::Load
            : to_shared ? BulkCopyEvent::Kind::Load
                        : BulkCopyEvent::Kind::Store;
   bool ok = true;
@@ -117,6 +116,7 @@ bool exec_bulk_copy(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx
         ranks = static_cast<std::uint32_t>(value(w, operand(op, ctx, mask_at), l)) & ((1u << ctx.cluster->size) - 1u);
       const std::uint64_t offset = dst_address & kClusterOffsetMask;
       e.shared = static_cast<std::uint32_t>(offset);
+      e.destinations = 0;
       for (int rank = 0; rank < 32; ++rank) {
         if (!((ranks >> rank) & 1u)) continue;
         std::uint8_t* written = nullptr;
@@ -143,7 +143,6 @@ bool exec_bulk_copy(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx
         }
         ++e.destinations;
       }
-      --e.destinations;
       for (std::uint32_t c = 0; c < size; c += 16)
         ctx.copy_chunks.push_back(SharedChunk{static_cast<std::uint32_t>(offset) + c, 0, c});
       e.footprint = &ctx.copy_chunks;

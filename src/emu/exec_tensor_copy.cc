@@ -34,8 +34,7 @@ std::string hex(std::uint64_t v) {
 }
 
 // The tensor map at a lane's operand, decoded and checked; false after a diagnostic.
-bool read_map(const Op& op, Warp& w, int lane, const OperandRow& o, int dims, BlockContext& ctx,
-              tmap::TensorMapFields& map) {
+bool read_map(Warp& w, int lane, const OperandRow& o, int dims, BlockContext& ctx, tmap::TensorMapFields& map) {
   std::uint64_t a = value(w, o, lane);
   if (a % 64 != 0)
     return async_error(w, lane, ctx, "the tensor map at " + hex(a) + " is not 64-byte aligned, at " + ctx.where());
@@ -49,7 +48,6 @@ bool read_map(const Op& op, Warp& w, int lane, const OperandRow& o, int dims, Bl
     return async_error(w, lane, ctx,
                        "a " + std::to_string(dims) + "d copy with a rank-" + std::to_string(map.rank) +
                            " tensor map, at " + ctx.where());
-  (void)op;
   return true;
 }
 
@@ -102,7 +100,7 @@ bool exec_tensor_copy(const Op& op, Warp& w, std::uint32_t mask, BlockContext& c
   for_lanes(mask, [&](int l) {
     if (!ok) return;
     tmap::TensorMapFields map;
-    if (!read_map(op, w, l, operand(op, ctx, at.map), dims, ctx, map)) {
+    if (!read_map(w, l, operand(op, ctx, at.map), dims, ctx, map)) {
       ok = false;
       return;
     }
