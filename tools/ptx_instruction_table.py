@@ -37,6 +37,10 @@ FAMILIES = [
     ("Tensor", "emu/exec_mma.cc, exec_wmma.cc, exec_wgmma.cc", "tensor cores, computed exactly: `mma.sync` "
      "fragments, `wmma` loads, stores and products as ptxas tiles them, `wgmma` through shared-memory "
      "descriptors ([tensor-cores.md](tensor-cores.md))"),
+    ("Async", "emu/exec_async.cc, exec_mbarrier.cc, exec_tensor_copy.cc, exec_bulk_copy.cc, exec_tensormap.cc",
+     "the sm_90 asynchronous pipeline: mbarriers (arrive, expect-tx, waits that sleep), TMA tile copies with "
+     "swizzles and out-of-bounds fill, bulk copies and reductions, tensor maps (`tmap:` arguments and "
+     "`tensormap.replace`), `elect`, `mapa`, `getctarank` ([hopper.md](hopper.md))"),
     ("Nop", "-", "accepted with no effect on values or figures: they order, prefetch, hint or wait "
      "(one launch has no dependent grid)"),
 ]

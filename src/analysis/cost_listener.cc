@@ -92,18 +92,22 @@ void CostListener::run(const emu::AccessEvent& at, const model::WarpAccess& acce
   record(at, access, InstructionSlot::Own, false);
 }
 
-void CostListener::on_barrier(const emu::BarrierEvent& e) { merges_.end_round(e.warp); }
+void CostListener::on_barrier(const emu::BarrierEvent& e) { merges_.end_round(e.block_index, e.warp); }
 
-void CostListener::on_block_end(const emu::BlockEvent&) { merges_.end_block(); }
+void CostListener::on_block_end(const emu::BlockEvent& e) { merges_.end_block(e.block_index); }
 
 void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& access, InstructionSlot slot_kind,
                           bool timing) {
-  const std::size_t slot = slot_of(e.pc, slot_kind);
-  if (by_slot_.size() <= slot) {
-    by_slot_.resize(slot + 2);
-    caches_.resize(slot + 2);
+  // A cp.async's shared write has the pc of its global read: it keeps a slot of its own.
+  const bool ldgsts_write = e.async_copy && model::space_of(access.op) == model::Space::Shared;
+  std::vector<InstructionCost>& slots = ldgsts_write ? ldgsts_by_pc_ : by_slot_;
+  std::vector<model::PriceCache>& caches = ldgsts_write ? ldgsts_caches_ : caches_;
+  const std::size_t slot = ldgsts_write ? e.pc : slot_of(e.pc, slot_kind);
+  if (slots.size() <= slot) {
+    slots.resize(slot + 2);
+    caches.resize(slot + 2);
   }
-  model::PriceCache& cache = caches_[slot];
+  model::PriceCache& cache = caches[slot];
   const std::uint64_t misses = cache.misses();
   const model::AccessCost* priced = &cache.price(arch_, access);
   if (cache.misses() != misses && !model::validate(access).ok()) {
@@ -111,7 +115,7 @@ void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& ac
     cache = model::PriceCache{};
     return;
   }
-  InstructionCost& c = by_slot_[slot];
+  InstructionCost& c = slots[slot];
   if (!c.used()) {
     c.instruction = e.instruction;
     c.op = access.op;
@@ -147,9 +151,59 @@ void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& ac
   }
 }
 
+void BulkCost::merge(const BulkCost& o) {
+  if (!o.used()) return;
+  if (!used() || o.first_block_index < first_block_index ||
+      (o.first_block_index == first_block_index && o.first_warp < first_warp)) {
+    BulkCost mine = *this;
+    *this = o;
+    if (!mine.used()) return;
+    issues += mine.issues;
+    warp_issues += mine.warp_issues;
+    bytes += mine.bytes;
+    global_bytes += mine.global_bytes;
+    global_sectors += mine.global_sectors;
+    ideal_sectors += mine.ideal_sectors;
+    return;
+  }
+  issues += o.issues;
+  warp_issues += o.warp_issues;
+  bytes += o.bytes;
+  global_bytes += o.global_bytes;
+  global_sectors += o.global_sectors;
+  ideal_sectors += o.ideal_sectors;
+}
+
+void CostListener::on_bulk_copy(const emu::BulkCopyEvent& e) {
+  if (bulk_by_pc_.size() <= e.pc) bulk_by_pc_.resize(e.pc + 1);
+  BulkCost& c = bulk_by_pc_[e.pc];
+  if (!c.used()) {
+    c.instruction = e.instruction;
+    c.kind = e.kind;
+    c.tensor = e.tensor;
+    c.first_block = e.block;
+    c.first_block_index = e.block_index;
+    c.first_warp = e.warp;
+    c.shared = e.shared;
+    c.row_bytes = e.row_bytes;
+    c.swizzle_bytes = e.swizzle_bytes;
+    if (e.footprint != nullptr) c.footprint = *e.footprint;
+  }
+  ++c.issues;
+  c.warp_issues += e.first_of_warp ? 1u : 0u;
+  c.bytes += e.bytes;
+  c.global_bytes += e.global_bytes;
+  c.global_sectors += e.global_sectors;
+  c.ideal_sectors += e.ideal_sectors;
+}
+
 void CostListener::merge(const CostListener& other) {
   if (by_slot_.size() < other.by_slot_.size()) by_slot_.resize(other.by_slot_.size());
   for (std::size_t s = 0; s < other.by_slot_.size(); ++s) by_slot_[s].merge(other.by_slot_[s]);
+  if (ldgsts_by_pc_.size() < other.ldgsts_by_pc_.size()) ldgsts_by_pc_.resize(other.ldgsts_by_pc_.size());
+  for (std::size_t pc = 0; pc < other.ldgsts_by_pc_.size(); ++pc) ldgsts_by_pc_[pc].merge(other.ldgsts_by_pc_[pc]);
+  if (bulk_by_pc_.size() < other.bulk_by_pc_.size()) bulk_by_pc_.resize(other.bulk_by_pc_.size());
+  for (std::size_t pc = 0; pc < other.bulk_by_pc_.size(); ++pc) bulk_by_pc_[pc].merge(other.bulk_by_pc_[pc]);
   invalid_ += other.invalid_;
   merged_from_others_ += other.fused_accesses();
 }

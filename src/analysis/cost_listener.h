@@ -72,6 +72,31 @@ inline std::size_t slot_of(std::uint32_t pc, InstructionSlot s) {
   return 2 * static_cast<std::size_t>(pc) + static_cast<std::size_t>(s);
 }
 
+// What one static bulk-copy instruction (a TMA box copy, a cp.async.bulk range) cost
+// over the whole run: issues (one per issuing lane), bytes, the global sectors of the
+// bytes inside the tensor, and the first issue's shared footprint (the bank diagram).
+struct BulkCost {
+  const ptx::Instruction* instruction = nullptr;
+  emu::BulkCopyEvent::Kind kind = emu::BulkCopyEvent::Kind::Load;
+  bool tensor = false;
+  std::uint64_t issues = 0;          // one per issuing lane
+  std::uint64_t warp_issues = 0;     // warp executions with at least one issuing lane
+  std::uint64_t bytes = 0;           // moved, out-of-bounds fill included, per destination
+  std::uint64_t global_bytes = 0;
+  std::uint64_t global_sectors = 0;
+  std::uint64_t ideal_sectors = 0;
+  emu::Dim3 first_block{};
+  std::uint64_t first_block_index = 0;
+  int first_warp = 0;
+  std::uint32_t shared = 0, row_bytes = 0, swizzle_bytes = 0;
+  std::vector<emu::SharedChunk> footprint;
+
+  bool used() const { return issues > 0; }
+  bool is_load() const { return kind == emu::BulkCopyEvent::Kind::Load; }
+  bool is_store() const { return kind == emu::BulkCopyEvent::Kind::Store || kind == emu::BulkCopyEvent::Kind::Reduce; }
+  void merge(const BulkCost& other);
+};
+
 class CostListener final : public emu::Listener, private MergeAssembler::Sink {
  public:
   explicit CostListener(const model::Arch& arch, const SassPlan* plan = nullptr)
@@ -80,9 +105,13 @@ class CostListener final : public emu::Listener, private MergeAssembler::Sink {
   void on_access(const emu::AccessEvent& event) override;
   void on_barrier(const emu::BarrierEvent& event) override;
   void on_block_end(const emu::BlockEvent& event) override;
+  void on_bulk_copy(const emu::BulkCopyEvent& event) override;
 
   // Per slot (slot_of); entries of instructions never executed are unused.
   const std::vector<InstructionCost>& instructions() const { return by_slot_; }
+  const std::vector<BulkCost>& bulk_copies() const { return bulk_by_pc_; }  // per pc
+  // cp.async's shared writes, per pc (instructions() holds their global reads).
+  const std::vector<InstructionCost>& ldgsts_writes() const { return ldgsts_by_pc_; }
   std::uint64_t invalid_accesses() const { return invalid_; }
   void merge(const CostListener& other);
   std::uint64_t fused_accesses() const { return merges_.merged() + merged_from_others_; }
@@ -102,6 +131,9 @@ class CostListener final : public emu::Listener, private MergeAssembler::Sink {
   std::vector<bool> role_known_;
   std::vector<std::unique_ptr<InstructionPlan>> predicted_;
   std::vector<LoweredAccess> lowered_;  // scratch
+  std::vector<BulkCost> bulk_by_pc_;
+  std::vector<InstructionCost> ldgsts_by_pc_;
+  std::vector<model::PriceCache> ldgsts_caches_;
   std::uint64_t invalid_ = 0;
   std::uint64_t merged_from_others_ = 0;
 };

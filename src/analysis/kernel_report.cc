@@ -24,6 +24,10 @@ const std::vector<std::string>& kernel_metric_names() {
       "l1tex__t_requests_pipe_lsu_mem_global_op_st",       "l1tex__t_sectors_pipe_lsu_mem_global_op_st",
       "l1tex__t_requests_pipe_lsu_mem_global_op_red",      "l1tex__t_sectors_pipe_lsu_mem_global_op_red",
       "l1tex__t_requests_pipe_lsu_mem_global_op_atom",     "l1tex__t_sectors_pipe_lsu_mem_global_op_atom",
+      kLdgstsWavefronts, kLdgstsConflicts,
+      kTmaLoads, kTmaLoadsIssued, kTmaLoadSectors, kTmaLoadBytes,
+      kTmaStores, kTmaStoresIssued, kTmaStoreSectors, kTmaStoreBytes,
+      kTmaReductionsIssued, kTmaReductionSectors, kTmaReductionBytes,
   };
   return names;
 }
@@ -32,12 +36,17 @@ namespace {
 
 // Adds one instruction's figures to a metric map (ncu names, and Source-page names).
 void add_metrics(Metrics& m, const InstructionCost& c, double scale) {
-  if (c.async_copy) return;  // LDGSTS has counters of its own (op_ldgsts), not predicted here
   auto add = [&](const std::string& name, std::uint64_t v) {
     m[name] += static_cast<long long>(std::llround(static_cast<double>(v) * scale));
   };
   const std::string suffix(model::ncu_op_suffix(c.op));
-  if (model::space_of(c.op) == model::Space::Shared) {
+  if (c.async_copy && model::space_of(c.op) == model::Space::Shared) {
+    // LDGSTS's shared write: wavefronts of its own, on the Source page like any other.
+    add(kLdgstsWavefronts, c.wavefronts);
+    add(kLdgstsConflicts, c.wavefronts - c.ideal_wavefronts);
+    add(kSourceWavefronts, c.wavefronts);
+    add(kSourceWavefrontsIdeal, c.ideal_wavefronts);
+  } else if (model::space_of(c.op) == model::Space::Shared) {
     add("l1tex__data_pipe_lsu_wavefronts_mem_" + suffix, c.wavefronts);
     add("l1tex__data_bank_conflicts_pipe_lsu_mem_" + suffix, c.wavefronts - c.ideal_wavefronts);
     if (c.op == model::MemOp::LdMatrix) add("smsp__inst_executed_op_ldsm", c.executions);
@@ -45,10 +54,36 @@ void add_metrics(Metrics& m, const InstructionCost& c, double scale) {
     add(kSourceWavefronts, c.wavefronts);
     add(kSourceWavefrontsIdeal, c.ideal_wavefronts);
   } else {
+    // A global access (LDGSTS's global read among them: it counts as op_ld).
     add("l1tex__t_requests_pipe_lsu_mem_" + suffix, c.requests);
     add("l1tex__t_sectors_pipe_lsu_mem_" + suffix, c.sectors);
     add(kSourceSectors, c.sectors);
     add(kSourceSectorsIdeal, c.ideal_sectors);
+  }
+}
+
+// `executions`: the warps that reached the instruction (its guard false in some).
+void add_bulk_metrics(Metrics& m, const BulkCost& c, std::uint64_t executions, double scale) {
+  auto add = [&](const char* name, std::uint64_t v) {
+    m[name] += static_cast<long long>(std::llround(static_cast<double>(v) * scale));
+  };
+  const std::uint64_t warp_executions = executions - std::min(executions, c.warp_issues) + c.issues;
+  using K = emu::BulkCopyEvent::Kind;
+  if (c.kind == K::Load) {
+    add(kTmaLoads, warp_executions);
+    add(kTmaLoadsIssued, c.issues);
+    add(kTmaLoadSectors, c.global_sectors);
+    add(kTmaLoadBytes, c.global_sectors * 32);
+  } else if (c.kind == K::Store) {
+    add(kTmaStores, warp_executions);
+    add(kTmaStoresIssued, c.issues);
+    add(kTmaStoreSectors, c.global_sectors);
+    add(kTmaStoreBytes, c.global_bytes);
+  } else if (c.kind == K::Reduce) {
+    add(kTmaStores, warp_executions);  // a guess: no counter of executions for reductions
+    add(kTmaReductionsIssued, c.issues);
+    add(kTmaReductionSectors, c.global_sectors);
+    add(kTmaReductionBytes, c.global_bytes);
   }
 }
 
@@ -83,37 +118,46 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
 
   // The workers' per-instruction costs, merged (pricing is done; no architecture needed here).
   std::vector<InstructionCost> merged;
+  std::vector<BulkCost> bulk;
   for (auto& l : run.listeners)
     if (auto* c = dynamic_cast<CostListener*>(l.get())) {
       const auto& costs = c->instructions();
       if (merged.size() < costs.size()) merged.resize(costs.size());
       for (std::size_t pc = 0; pc < costs.size(); ++pc) merged[pc].merge(costs[pc]);
+      // cp.async's shared writes after every instruction's slots (slot_of), one per pc.
+      const std::size_t writes_at = slot_of(static_cast<std::uint32_t>(run.instructions.size()), InstructionSlot::Own);
+      const auto& writes = c->ldgsts_writes();
+      if (merged.size() < writes_at + writes.size()) merged.resize(writes_at + writes.size());
+      for (std::size_t pc = 0; pc < writes.size(); ++pc) merged[writes_at + pc].merge(writes[pc]);
+      const auto& copies = c->bulk_copies();
+      if (bulk.size() < copies.size()) bulk.resize(copies.size());
+      for (std::size_t pc = 0; pc < copies.size(); ++pc) bulk[pc].merge(copies[pc]);
     }
 
   // A wgmma publishes its core matrices in several events: its instruction count is the
   // emulator's (every warp of the warpgroup executes it).
   // (Costs are kept per slot, two per pc: slot_of in cost_listener.h.)
   for (std::size_t slot = 0; slot < merged.size(); ++slot) {
-    const std::size_t pc = slot / 2;
+    const std::size_t pc = slot / 2;  // the ldgsts writes' slots lie past every pc
     if (pc < run.executed.size() && merged[slot].used() && merged[slot].op == model::MemOp::Gmma)
       merged[slot].warp_instructions = run.executed[pc];
   }
   for (const std::string& name : kernel_metric_names()) r.metrics[name] = 0;
   std::map<std::pair<int, int>, LineReport> lines;  // (file, line) -> report
   std::map<int, std::vector<std::string>> sources;
-  for (const InstructionCost& c : merged) {
-    if (!c.used() || c.instruction == nullptr) continue;
-    add_metrics(r.metrics, c, r.scale);
-    // An inlined instruction counts on its own line and on its outermost call site, as on
-    // ncu's Source page (which shows it at the call site too when ptxas's line table says so).
-    std::vector<ptx::SourceLoc> locs{user_loc(*c.instruction)};
-    if (c.instruction->debug.inlined() && c.instruction->debug.outer.known()) locs.push_back(c.instruction->debug.outer);
+  // The lines an instruction counts on: its own, and for inlined code its outermost call
+  // site too, as on ncu's Source page (which shows it at the call site when ptxas's line
+  // table says so).
+  auto lines_of = [&](const ptx::Instruction& inst) {
+    std::vector<std::pair<LineReport*, ptx::SourceLoc>> out;
+    std::vector<ptx::SourceLoc> locs{user_loc(inst)};
+    if (inst.debug.inlined() && inst.debug.outer.known()) locs.push_back(inst.debug.outer);
     for (const ptx::SourceLoc& loc : locs) {
       // Without .loc, each PTX line is its own line of the report (file key -1: the PTX).
-      LineReport& line = lines[loc.known() ? std::make_pair(loc.file, loc.line) : std::make_pair(-1, c.instruction->ptx_line)];
+      LineReport& line = lines[loc.known() ? std::make_pair(loc.file, loc.line) : std::make_pair(-1, inst.ptx_line)];
       if (line.line == 0 && line.file.empty()) {
         line.file = loc.known() ? file_name(module, loc.file) : module.path;
-        line.line = loc.known() ? loc.line : c.instruction->ptx_line;
+        line.line = loc.known() ? loc.line : inst.ptx_line;
         if (source_lines) {  // a PTX line without .loc is read from the PTX (key -1)
           const int key = loc.known() ? loc.file : -1;
           auto it = sources.find(key);
@@ -126,19 +170,35 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
         }
       }
       if (loc.known() && loc.column > 0 && (line.column == 0 || loc.column < line.column)) line.column = loc.column;
-      add_metrics(line.metrics, c, r.scale);
-      if (!c.async_copy) {
-        line.excess_wavefronts += c.excess_wavefronts();
-        line.excess_sectors += c.excess_sectors();
-      }
-      if (c.worst_cost.shared) line.conflict_degree = std::max(line.conflict_degree, c.worst_cost.shared->worst_degree);
-      line.timing_dependent = line.timing_dependent || c.timing_dependent;
-      r.timing_dependent = r.timing_dependent || c.timing_dependent;
+      out.emplace_back(&line, loc);
+    }
+    return out;
+  };
+  for (const InstructionCost& c : merged) {
+    if (!c.used() || c.instruction == nullptr) continue;
+    add_metrics(r.metrics, c, r.scale);
+    r.timing_dependent = r.timing_dependent || c.timing_dependent;
+    for (auto& [line, loc] : lines_of(*c.instruction)) {
+      add_metrics(line->metrics, c, r.scale);
+      line->excess_wavefronts += c.excess_wavefronts();
+      line->excess_sectors += c.excess_sectors();
+      if (c.worst_cost.shared) line->conflict_degree = std::max(line->conflict_degree, c.worst_cost.shared->worst_degree);
+      line->timing_dependent = line->timing_dependent || c.timing_dependent;
       // A CAS loop's load is listed after its atomic, named for it.
       LineInstruction li{c.companion ? c.instruction->text + " (CAS loop load)" : c.instruction->text,
                          c.instruction->ptx_line, c};
-      if (!line.worst || c.worst_excess > line.worst->cost.worst_excess) line.worst = li;
-      line.instructions.push_back(std::move(li));
+      if (!line->worst || c.worst_excess > line->worst->cost.worst_excess) line->worst = li;
+      line->instructions.push_back(std::move(li));
+    }
+  }
+  for (std::size_t pc = 0; pc < bulk.size(); ++pc) {
+    const BulkCost& c = bulk[pc];
+    if (!c.used() || c.instruction == nullptr) continue;
+    const std::uint64_t executions = pc < run.executed.size() ? run.executed[pc] : c.warp_issues;
+    add_bulk_metrics(r.metrics, c, executions, r.scale);
+    for (auto& [line, loc] : lines_of(*c.instruction)) {
+      add_bulk_metrics(line->metrics, c, executions, r.scale);
+      line->bulk_copies.push_back(LineBulkCopy{c.instruction->text, c.instruction->ptx_line, c});
     }
   }
   for (auto& [key, line] : lines) r.lines.push_back(std::move(line));

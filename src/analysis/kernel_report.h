@@ -30,11 +30,41 @@ inline constexpr const char* kSourceSectorsIdeal = "L2 Theoretical Sectors Globa
 
 using Metrics = std::map<std::string, long long>;
 
+// TMA and LDGSTS counters (ncu names without ".sum"), as the H200 counts them (measured:
+// Triton's TMA matmul, SGEMM_CUDA's cuda::memcpy_async kernel). TMA and cp.async.bulk
+// copies do not use the LSU. smsp__sass_inst_executed_op_tma_* count the copies issued
+// (one per issuing lane); smsp__inst_executed_op_tma_* the warp executions of the
+// instruction, predicated off too (a warp whose lanes all skip it counts 1, one whose
+// lanes issue counts each). A load's global reads are xbar2l1tex sectors (each box row's
+// 32-byte sectors) and bytes (sectors x 32); a store's or reduction's writes l1tex2xbar
+// sectors and bytes (in the tensor). cp.async (LDGSTS) reads count under op_ld requests
+// and sectors; its shared writes are wavefronts of their own.
+inline constexpr const char* kTmaLoads = "smsp__inst_executed_op_tma_ld";
+inline constexpr const char* kTmaStores = "smsp__inst_executed_op_tma_st";
+inline constexpr const char* kTmaLoadsIssued = "smsp__sass_inst_executed_op_tma_ld";
+inline constexpr const char* kTmaStoresIssued = "smsp__sass_inst_executed_op_tma_st";
+inline constexpr const char* kTmaReductionsIssued = "smsp__sass_inst_executed_op_tma_red";
+inline constexpr const char* kTmaLoadSectors = "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld";
+inline constexpr const char* kTmaLoadBytes = "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld";
+inline constexpr const char* kTmaStoreSectors = "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st";
+inline constexpr const char* kTmaStoreBytes = "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st";
+inline constexpr const char* kTmaReductionSectors = "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_red";
+inline constexpr const char* kTmaReductionBytes = "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_red";
+inline constexpr const char* kLdgstsWavefronts = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts";
+inline constexpr const char* kLdgstsConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts";
+
 // One instruction's share of a line, for the listing.
 struct LineInstruction {
   std::string text;  // "ld.shared.f32"
   int ptx_line = 0;
   InstructionCost cost;
+};
+
+// One bulk-copy instruction's share of a line.
+struct LineBulkCopy {
+  std::string text;  // "cp.async.bulk.tensor.2d.shared::cluster.global..."
+  int ptx_line = 0;
+  BulkCost cost;
 };
 
 struct LineReport {
@@ -51,6 +81,7 @@ struct LineReport {
   // the fewest any run takes; on the GPU other warps add retries that depend on timing.
   bool timing_dependent = false;
   std::vector<LineInstruction> instructions;
+  std::vector<LineBulkCopy> bulk_copies;  // TMA and cp.async.bulk instructions of the line
   // The line's worst instruction (most excess), for the lane -> address -> bank listing.
   std::optional<LineInstruction> worst;
 };

@@ -33,7 +33,7 @@ void MergeAssembler::add(const emu::AccessEvent& e, const MergeRole& role) {
     sink_.run(e, e.access);
     return;
   }
-  std::vector<Pending>& pending = by_warp_[e.warp];
+  std::vector<Pending>& pending = by_warp_[key(e.block_index, e.warp)];
   if (role.dynamic) add_dynamic(pending, e, role, store);
   else add_static(pending, e, role, store);
 }
@@ -158,17 +158,22 @@ void MergeAssembler::run_parts(Pending& p) {
   p.events.clear();
 }
 
-void MergeAssembler::end_round(int warp) {
-  auto it = by_warp_.find(warp);
+void MergeAssembler::end_round(std::uint64_t block_index, int warp) {
+  auto it = by_warp_.find(key(block_index, warp));
   if (it == by_warp_.end()) return;
   for (Pending& p : it->second) finish(p, false);
   it->second.clear();
 }
 
-void MergeAssembler::end_block() {
-  for (auto& [warp, pending] : by_warp_)
-    for (Pending& p : pending) finish(p, false);
-  by_warp_.clear();
+void MergeAssembler::end_block(std::uint64_t block_index) {
+  for (auto it = by_warp_.begin(); it != by_warp_.end();) {
+    if (it->first >> 8 != block_index) {
+      ++it;
+      continue;
+    }
+    for (Pending& p : it->second) finish(p, false);
+    it = by_warp_.erase(it);
+  }
 }
 
 }  // namespace warpscope::analysis

@@ -35,8 +35,10 @@ class MergeAssembler {
   explicit MergeAssembler(Sink& sink) : sink_(sink) {}
 
   void add(const emu::AccessEvent& e, const MergeRole& role);
-  void end_round(int warp);  // a barrier: nothing merges across it
-  void end_block();
+  // A barrier: nothing merges across it (the blocks of a cluster run interleaved, so warps
+  // are told apart by block).
+  void end_round(std::uint64_t block_index, int warp);
+  void end_block(std::uint64_t block_index);
 
   std::uint64_t merged() const { return merged_; }
 
@@ -61,7 +63,8 @@ class MergeAssembler {
   void add_dynamic(std::vector<Pending>& pending, const emu::AccessEvent& e, const MergeRole& role, bool store);
 
   Sink& sink_;
-  std::unordered_map<int, std::vector<Pending>> by_warp_;
+  static std::uint64_t key(std::uint64_t block_index, int warp) { return block_index << 8 | static_cast<std::uint64_t>(warp); }
+  std::unordered_map<std::uint64_t, std::vector<Pending>> by_warp_;  // by key(block, warp)
   std::uint64_t merged_ = 0;
 };
 

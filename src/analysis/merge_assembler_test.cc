@@ -52,7 +52,7 @@ TEST(MergeAssembler, StaticLoadWhoseConditionalPartNeverRanStillRunsWide) {
   MergeAssembler m(sink);
   m.add(part(7, model::MemOp::SharedLoad, 4, 0xffffffffu, 4, 8), role(0, 8, false, 0, 2, true));
   EXPECT_TRUE(sink.ran.empty());
-  m.end_round(0);  // the barrier
+  m.end_round(0, 0);  // the barrier
   ASSERT_EQ(sink.ran.size(), 1u);
   EXPECT_EQ(sink.ran[0].access.width, 8);
 }
@@ -96,7 +96,7 @@ TEST(MergeAssembler, DynamicBlocksFillAcrossIterationsOrRunAsParts) {
   EXPECT_EQ(sink.ran[0].access.width, 16);
   // A block only half filled when the block ends: its parts run as written.
   m.add(part(5, model::MemOp::SharedLoad, 4, ~0u, 16, 64), r);
-  m.end_block();
+  m.end_block(0);
   ASSERT_EQ(sink.ran.size(), 2u);
   EXPECT_EQ(sink.ran[1].access.width, 4);
 }

@@ -221,7 +221,8 @@ TEST(WgmmaGemm, ReportCountsCoreMatricesAndWarpInstructions) {
   EXPECT_EQ(rep.metrics.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma"), wgmmas * 48);
   EXPECT_EQ(rep.metrics.at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma"), 0);
   EXPECT_EQ(rep.metrics.at("smsp__sass_inst_executed_op_shared_gmma"), wgmmas * 4);
-  EXPECT_EQ(rep.metrics.at("L1 Wavefronts Shared"), wgmmas * 48);  // cp.async's writes are not counted here
+  // The Source page's column adds cp.async's shared writes (LDGSTS) to the wgmma reads.
+  EXPECT_EQ(rep.metrics.at("L1 Wavefronts Shared"), wgmmas * 48 + rep.metrics.at(kLdgstsWavefronts));
   bool line = false;
   for (const LineReport& l : rep.lines)
     if (l.metrics.count("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma")) {

@@ -14,9 +14,10 @@ void add_launch_options(CLI::App& sub, LaunchOptions& o) {
   sub.add_option("--grid", r.grid, "grid X[,Y[,Z]]")->capture_default_str();
   sub.add_option("--block", r.block, "block X[,Y[,Z]]")->capture_default_str();
   sub.add_option("--dyn-smem", r.dyn_smem, "dynamic shared memory bytes");
+  sub.add_option("--cluster", r.cluster, "blocks per cluster X[,Y[,Z]] (sm_90 thread block clusters)");
   sub.add_option("--arg", r.args,
-                 "kernel argument, in parameter order: buf:<bytes>, file:<path>, i32:<v>, u32:<v>, i64:<v>, u64:<v>, "
-                 "f32:<v>, f64:<v>");
+                 "kernel argument, in parameter order: buf:<bytes>, file:<path>, tmap:<buf:|file:>,dtype=..,dims=..,"
+                 "strides=..,box=..,swizzle=.. (a CUtensorMap), i32:<v>, u32:<v>, i64:<v>, u64:<v>, f32:<v>, f64:<v>");
   sub.add_option("--blocks", r.blocks, "emulate only these blocks (e.g. 0,3,8-15 or 10%); totals are scaled");
   sub.add_option("--arch", r.arch, "target architecture")->capture_default_str();
   sub.add_option("-j,--jobs", r.jobs, "worker threads (default: one per core)");

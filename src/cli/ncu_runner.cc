@@ -95,7 +95,8 @@ std::string ncu_metrics(bool safe) {
   std::vector<std::string> metrics;
   for (const std::string& name : analysis::kernel_metric_names()) {
     const bool risky = name.find("global_op_red") != std::string::npos || name.find("global_op_atom") != std::string::npos ||
-                       name.find("gmma") != std::string::npos;
+                       name.find("gmma") != std::string::npos || name.find("_tma") != std::string::npos ||
+                       name.find("op_ldgsts") != std::string::npos;
     if (!safe || !risky) metrics.push_back(name + ".sum");
   }
   metrics.push_back("launch__shared_mem_per_block_dynamic");

@@ -71,10 +71,12 @@ Expected<LaunchOptions> launch_options_from_words(const std::vector<std::string>
     if (!option) {
       if (!o.request.file.empty()) return make_error("launch: two files, '" + o.request.file + "' and '" + word + "'");
       o.request.file = word;
-    } else if (word == "--kernel" || word == "--grid" || word == "--block" || word == "--arg" || word == "--dyn-smem") {
+    } else if (word == "--kernel" || word == "--grid" || word == "--block" || word == "--arg" || word == "--dyn-smem" ||
+               word == "--cluster") {
       std::string v;
       if (auto s = take(v); !s) return s.error();
       if (word == "--kernel") o.request.kernel = v;
+      else if (word == "--cluster") o.request.cluster = v;
       else if (word == "--grid") o.request.grid = v;
       else if (word == "--block") o.request.block = v;
       else if (word == "--dyn-smem") {

@@ -77,7 +77,12 @@ Expected<std::unique_ptr<PreparedLaunch>> prepare_launch(const LaunchRequest& o)
   auto block = parse_dim3(o.block, "--block");
   if (!block) return block.error();
   if (block->count() > 1024) return make_error("--block: at most 1024 threads per block");
-  p->launch = emu::LaunchConfig{*grid, *block, o.dyn_smem};
+  p->launch = emu::LaunchConfig{*grid, *block, o.dyn_smem, {}};
+  if (!o.cluster.empty()) {
+    auto cluster = parse_dim3(o.cluster, "--cluster");
+    if (!cluster) return cluster.error();
+    p->launch.cluster = *cluster;
+  }
   p->blocks_total = grid->count();
   auto resolved = resolve_plain_numbers(p->module, p->kernel, p->request.args);
   if (!resolved) return resolved.error();

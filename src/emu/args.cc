@@ -54,7 +54,11 @@ Expected<Arguments> make_arguments(const ptx::Module& module, int kernel, const 
     bool float_param = ptx::is_float(p.type);
     KernelArg arg;
     std::uint64_t buffer = 0;
-    if (kind == "buf" || kind == "file") {
+    if (kind == "tmap") {  // a __grid_constant__ CUtensorMap (tensor_map_arg.cc)
+      auto a = tensor_map_argument(spec, p, "arg" + std::to_string(i), memory, reader, buffer);
+      if (!a) return bad(a.error().message);
+      arg = std::move(*a);
+    } else if (kind == "buf" || kind == "file") {
       if (p.size != 8 || float_param)
         return bad("a buffer needs a 64-bit pointer parameter, '" + param_name(module, kernel, i) + "' is not");
       std::string name = "arg" + std::to_string(i);
@@ -99,7 +103,7 @@ Expected<Arguments> make_arguments(const ptx::Module& module, int kernel, const 
         return bad("parameter '" + param_name(module, kernel, i) + "' is " + std::string(ptx::type_name(p.type)));
       arg = wide ? KernelArg::of(v) : KernelArg::of(static_cast<float>(v));
     } else {
-      return bad("unknown kind '" + kind + "' (buf, file, i32, u32, i64, u64, f32, f64)");
+      return bad("unknown kind '" + kind + "' (buf, file, tmap, i32, u32, i64, u64, f32, f64)");
     }
     out.values.push_back(std::move(arg));
     out.buffers.push_back(buffer);

@@ -14,7 +14,7 @@ namespace warpscope::emu {
 void BlockContext::diagnose(Diagnostic::Kind kind, Diagnostic::Severity severity, int warp, int lane,
                             std::string message) {
   if (severity == Diagnostic::Severity::Error) failed = true;
-  std::size_t key = static_cast<std::size_t>(pc) * 8 + static_cast<std::size_t>(kind);
+  std::size_t key = static_cast<std::size_t>(pc) * 16 + static_cast<std::size_t>(kind);
   if (warned.size() <= key) warned.resize(key + 1, 0);
   if (warned[key] != 0) {
     diagnostics[warned[key] - 1].count++;
@@ -116,6 +116,11 @@ void BlockRunner::start_block(std::uint64_t block_index) {
     w.valid = n == 32 ? 0xffffffffu : ((1u << n) - 1);
     w.exited = w.blocked = 0;
     w.barrier = -1;
+    w.mbar_waiting = 0;
+    w.mbar_epoch = 0;
+    w.cluster_wait = false;
+    w.cluster_arrived = 0;
+    w.cluster_generation = 0;
     w.converged = true;
     w.pc = 0;
     w.carry = 0;
@@ -142,35 +147,91 @@ void BlockRunner::start_block(std::uint64_t block_index) {
 }
 
 bool BlockRunner::run(std::uint64_t block_index) {
-  start_block(block_index);
-  BlockEvent be{ctx_.block, block_index};
-  if (listener_) listener_->on_block_begin(be);
+  begin(block_index, nullptr, 0);
   bool ok = true;
   for (;;) {
-    bool any_runnable = false, all_done = true;
-    for (Warp& w : warps_) {
-      if (w.done()) continue;
-      all_done = false;
-      if (w.runnable() == 0) continue;
-      bool progressed = false;
-      if (!run_warp(w, progressed)) {
-        ok = false;
-        break;
-      }
-      any_runnable = any_runnable || progressed;
-    }
-    if (!ok || all_done) break;
-    if (launch_.stop != nullptr && launch_.stop->load(std::memory_order_relaxed)) {
+    if (!step()) {
       ok = false;
       break;
     }
-    if (!any_runnable && !release_deadlocked()) {
+    if (done()) break;
+    if (!progressed_ && !unstick()) {
       ok = false;
       break;
     }
   }
-  if (listener_) listener_->on_block_end(be);
+  finish();
   return ok && !ctx_.failed;
+}
+
+void BlockRunner::begin(std::uint64_t block_index, ClusterContext* cluster, int rank) {
+  ctx_.cluster_rank = rank;
+  ctx_.cluster = cluster;
+  start_block(block_index);
+  if (cluster == nullptr) {
+    own_cluster_.size = 1;
+    own_cluster_.shared.assign(1, shared_.data());
+    own_cluster_.shared_written.assign(1, shared_written_.empty() ? nullptr : shared_written_.data());
+    own_cluster_.shared_size = ctx_.shared_size;
+    own_cluster_.mbarrier_epoch = 0;
+    own_cluster_.barrier = {};
+    own_cluster_.threads = threads_;
+    own_cluster_.exited_threads = 0;
+    cluster = &own_cluster_;
+  }
+  ctx_.cluster = cluster;
+  ctx_.cluster_rank = rank;
+  ctx_.mbarrier_epoch = &cluster->mbarrier_epoch;
+  ctx_.bulk_groups = 0;
+  if (listener_) listener_->on_block_begin(BlockEvent{ctx_.block, block_index});
+}
+
+void BlockRunner::finish() {
+  if (listener_) listener_->on_block_end(BlockEvent{ctx_.block, ctx_.block_index});
+}
+
+bool BlockRunner::done() const {
+  return std::all_of(warps_.begin(), warps_.end(), [](const Warp& w) { return w.done(); });
+}
+
+// One turn for every warp that can run, in the launch's warp order.
+bool BlockRunner::step() {
+  progressed_ = false;
+  wake_waiters();
+  const std::size_t n = warps_.size();
+  order_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) order_[i] = launch_.order == WarpOrder::Reverse ? n - 1 - i : i;
+  if (launch_.order == WarpOrder::Random) {
+    for (std::size_t i = n; i > 1; --i) {  // Fisher-Yates with splitmix64
+      std::uint64_t z = (order_state_ += 0x9E3779B97F4A7C15ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      z ^= z >> 31;
+      std::swap(order_[i - 1], order_[z % i]);
+    }
+  }
+  for (std::size_t i : order_) {
+    Warp& w = warps_[i];
+    if (w.done() || w.runnable() == 0) continue;
+    bool progressed = false;
+    if (!run_warp(w, progressed)) return false;
+    progressed_ = progressed_ || progressed;
+  }
+  return !(launch_.stop != nullptr && launch_.stop->load(std::memory_order_relaxed));
+}
+
+bool BlockRunner::unstick() { return wake_waiters() || release_deadlocked(); }
+
+bool BlockRunner::wake_waiters() {
+  bool woke = false;
+  for (Warp& w : warps_) {
+    if (w.mbar_waiting == 0 || w.mbar_epoch == *ctx_.mbarrier_epoch) continue;
+    w.mbar_waiting = 0;
+    w.cluster_wait = false;
+    if (!w.converged) try_reconverge(w);
+    woke = true;
+  }
+  return woke;
 }
 
 std::uint32_t BlockRunner::parked_lanes(Warp& w) {
@@ -194,7 +255,9 @@ std::uint32_t BlockRunner::parked_lanes(Warp& w) {
 bool BlockRunner::run_warp(Warp& w, bool& progressed) {
   const Op* code = program_.code.data();
   const std::uint64_t budget = launch_.step_budget;
+  std::uint32_t turn = 0;
   for (;;) {
+    if (launch_.quantum != 0 && turn++ >= launch_.quantum) return true;
     std::uint32_t pc, mask;
     if (w.converged) {
       mask = w.runnable();
@@ -295,9 +358,28 @@ bool BlockRunner::run_warp(Warp& w, bool& progressed) {
         }
         ok = exec == 0 || exec_tensor(op, w, exec, ctx_);
         break;
+      case ptx::Family::Async: ok = exec == 0 || exec_async(op, w, exec, ctx_); break;
       case ptx::Family::Unsupported: ok = unsupported(op, w, mask, ctx_); break;
     }
     if (!ok || ctx_.failed) return false;
+    if (ctx_.wait_lanes != 0) {
+      // An mbarrier wait whose phase has not completed: those lanes stay at the wait and
+      // sleep until a phase completes; the warp yields so that the others can run.
+      std::uint32_t waiting = ctx_.wait_lanes & mask;
+      ctx_.wait_lanes = 0;
+      w.mbar_waiting |= waiting;
+      w.mbar_epoch = *ctx_.mbarrier_epoch;
+      w.mbar_pc = pc;
+      w.mbar_address = ctx_.wait_address;
+      w.mbar_parity = static_cast<std::int8_t>(ctx_.wait_parity);
+      w.cluster_wait = ctx_.wait_cluster_barrier;
+      ctx_.wait_cluster_barrier = false;
+      if (std::uint32_t go = mask & ~waiting; go != 0) {
+        diverge(w);
+        advance(w, go, pc + 1);
+      }
+      return true;
+    }
     advance(w, mask, pc + 1);
   }
 }
@@ -328,6 +410,9 @@ void BlockRunner::try_reconverge(Warp& w) {
   std::uint8_t d0 = w.depth[static_cast<std::size_t>(f)];
   std::uint32_t blocked = w.blocked & live;
   if (blocked != 0 && blocked != live) return;
+  // Lanes asleep at an mbarrier wait stay apart from those that passed it.
+  std::uint32_t waiting = w.mbar_waiting & live;
+  if (waiting != 0 && waiting != live) return;
   for (std::uint32_t m = live; m != 0; m &= m - 1) {
     int l = std::countr_zero(m);
     if (w.lane_pc[static_cast<std::size_t>(l)] != pc0 || w.depth[static_cast<std::size_t>(l)] != d0) return;

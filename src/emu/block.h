@@ -12,10 +12,13 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "emu/events.h"
 #include "emu/exec.h"
+#include "emu/launch.h"
 #include "emu/program.h"
 #include "emu/special_registers.h"
 #include "emu/warp.h"
@@ -34,6 +37,10 @@ struct LaunchState {
   std::vector<Region> regions;
   std::size_t first_buffer_region = 0;
   std::uint64_t step_budget = 0;  // warp instructions per block
+  // The warp scheduler (RunOptions::schedule): which warp runs next, for how long.
+  WarpOrder order = WarpOrder::Forward;
+  std::uint64_t order_seed = 0;
+  std::uint32_t quantum = 0;      // warp instructions per turn; 0: until it waits
   bool check_uninitialized_shared = true;
   std::atomic<bool>* stop = nullptr;  // set when a block fails: the others stop early
 };
@@ -44,6 +51,21 @@ class BlockRunner {
 
   // Runs block `block_index` (linear). False if an error diagnostic stopped it.
   bool run(std::uint64_t block_index);
+
+  // For running several blocks together (a cluster, block_cluster.cc): begin() sets the
+  // block up, step() gives every runnable warp one turn (false: it stopped on an error),
+  // progressed() whether that turn executed anything, finish() ends the block.
+  void begin(std::uint64_t block_index, ClusterContext* cluster, int rank);
+  bool step();
+  bool progressed() const { return progressed_; }
+  bool done() const;
+  // After a turn in which no block of the cluster progressed: wakes waiters or releases
+  // what the hardware would release; false when it is a deadlock (reported).
+  bool unstick();
+  void finish();
+  // Registers this runner's shared memory as rank `rank` of `cluster` (before begin()).
+  void attach(ClusterContext& cluster, int rank);
+  bool failed() const { return ctx_.failed; }
 
   std::vector<Diagnostic>& diagnostics() { return ctx_.diagnostics; }
   std::uint64_t warp_instructions = 0;
@@ -61,6 +83,17 @@ class BlockRunner {
   bool barrier(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);
   void release(int id);
   bool release_deadlocked();
+  // Lanes asleep at an mbarrier (or cluster barrier) wait whose epoch moved on run again.
+  bool wake_waiters();
+  void report_deadlock();
+  bool cluster_barrier(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);
+  void complete_cluster_barrier_if_due();
+  void note_exit(Warp& w, std::uint32_t lanes);  // for the cluster barrier's count
+  std::string describe_wait(const Warp& w);
+  std::vector<std::size_t> order_;  // the warps' turns this round
+  std::uint64_t order_state_ = 0;
+  bool progressed_ = false;
+  ClusterContext own_cluster_;      // a block outside any cluster is a cluster of one
   void advance(Warp& w, std::uint32_t mask, std::uint32_t next);
   void diverge(Warp& w);
   void push_sync_point(Warp& w, const Op& op, std::uint32_t mask);
@@ -92,9 +125,17 @@ class BlockRunner {
     std::uint32_t popc = 0;
     bool all = true;
     bool any = false;
+    bool counted = false;  // a thread count other than the whole block's (bar.sync 1, 128)
     ptx::SubOp reduction = ptx::SubOp::None;
   };
   std::array<BarrierState, kBarriers> barriers_{};
 };
+
+// Runs the blocks `blocks` (linear ids, in cluster-rank order) of one cluster together on
+// runners[0 .. blocks.size()): every block's warps take turns, round by round, so that
+// they can wait on each other (barrier.cluster, remote mbarriers, distributed shared
+// memory). False if an error diagnostic stopped a block.
+bool run_cluster(std::vector<std::unique_ptr<BlockRunner>>& runners, ClusterContext& cluster,
+                 const std::vector<std::uint64_t>& blocks);
 
 }  // namespace warpscope::emu

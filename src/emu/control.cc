@@ -29,9 +29,12 @@ bool BlockRunner::control(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t
       return true;
     }
     case Opcode::Call: return call(op, w, pc, mask, exec);
+    case Opcode::BarrierClusterArrive: case Opcode::BarrierClusterWait:
+      return cluster_barrier(op, w, pc, mask, exec);
     case Opcode::Ret: return ret(w, pc, mask, exec);
     case Opcode::Exit: {
       for_lanes(exec, [&](int l) { w.exit_pc[static_cast<std::size_t>(l)] = pc; });
+      note_exit(w, exec & ~w.exited);
       w.exited |= exec;
       advance(w, mask & ~exec, pc + 1);
       if (!w.converged) try_reconverge(w);
@@ -111,6 +114,7 @@ bool BlockRunner::ret(Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32
     if (w.depth[static_cast<std::size_t>(l)] == 0) exiting |= 1u << l;
   });
   for_lanes(exiting, [&](int l) { w.exit_pc[static_cast<std::size_t>(l)] = pc; });
+  note_exit(w, exiting & ~w.exited);
   w.exited |= exiting;
   std::uint32_t returning = exec & ~exiting;
   std::uint32_t staying = mask & ~exec;
@@ -150,6 +154,7 @@ bool BlockRunner::barrier(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t
   }
   BarrierState& b = barriers_[static_cast<std::size_t>(id)];
   b.expected = count_src > 0 ? static_cast<std::uint32_t>(w.row(op.src[static_cast<std::size_t>(count_src)])[first]) : threads_;
+  b.counted = b.expected != threads_;
   b.pc = pc;
   if (exec != 0 && listener_) {
     BarrierEvent e{op.origin, pc, ctx_.block, ctx_.block_index, w.index, exec};
@@ -199,6 +204,15 @@ void BlockRunner::release(int id) {
 
 bool BlockRunner::release_deadlocked() {
   if (warpgroup_deadlock()) return false;
+  // Lanes asleep at mbarrier or cluster-barrier waits, or named barriers with thread
+  // counts (warp specialization): no release can be right, it is a deadlock.
+  bool hard = false;
+  for (const Warp& w : warps_) hard = hard || (w.mbar_waiting & w.live()) != 0;
+  for (const BarrierState& b : barriers_) hard = hard || (b.counted && b.arrived > 0);
+  if (hard) {
+    report_deadlock();
+    return false;
+  }
   // Every live thread waits. Threads that exited can never arrive: report and release.
   std::uint32_t exited_threads = 0;
   Dim3 example{};

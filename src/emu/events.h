@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "model/warp_access.h"
 #include "ptx/ir.h"
@@ -84,6 +85,41 @@ struct DivergenceEvent {
   std::uint32_t not_taken = 0;
 };
 
+// One 16-byte chunk of a bulk copy's shared-memory end: box row `row`, bytes
+// [column, column + 16) of it, at `shared` (after the swizzle).
+struct SharedChunk {
+  std::uint32_t shared = 0;
+  std::uint32_t row = 0;
+  std::uint32_t column = 0;
+};
+
+// A bulk asynchronous copy one lane issued: a TMA box (cp.async.bulk.tensor and its
+// reduce and prefetch forms) or a cp.async.bulk range. TMA moves data without the LSU:
+// it has counters of its own (smsp__inst_executed_op_tma_ld, l1tex__m_xbar2l1tex_read_
+// sectors_mem_global_op_tma_ld, ...), which the analyses predict from these figures.
+struct BulkCopyEvent {
+  enum class Kind : std::uint8_t { Load, Store, Reduce, Prefetch };
+  const ptx::Instruction* instruction = nullptr;
+  std::uint32_t pc = 0;
+  Dim3 block;
+  std::uint64_t block_index = 0;
+  int warp = 0;
+  int lane = 0;
+  bool first_of_warp = false;        // the first issuing lane of this warp execution
+  Kind kind = Kind::Load;
+  bool tensor = false;               // a TMA box, not a byte range
+  std::uint64_t bytes = 0;           // what the copy moves (a box's out-of-bounds fill included)
+  std::uint64_t global_bytes = 0;    // of them, bytes inside the tensor (read or written)
+  std::uint64_t global_sectors = 0;  // 32-byte sectors those bytes touch, each box row apart
+  std::uint64_t ideal_sectors = 0;   // the fewest sectors those bytes fit in (32-byte aligned rows)
+  std::uint32_t shared = 0;          // the shared end's first byte (before the swizzle)
+  std::uint32_t row_bytes = 0;       // a box row's bytes (a range: its size)
+  std::uint32_t swizzle_bytes = 0;   // 0, 32, 64, 128
+  int destinations = 1;              // blocks written (a multicast load: the mask's)
+  // The shared footprint, chunk by chunk (valid during the call only).
+  const std::vector<SharedChunk>* footprint = nullptr;
+};
+
 struct BlockEvent {
   Dim3 block;
   std::uint64_t block_index = 0;
@@ -96,6 +132,7 @@ class Listener {
   virtual void on_access(const AccessEvent&) {}
   virtual void on_barrier(const BarrierEvent&) {}
   virtual void on_divergence(const DivergenceEvent&) {}
+  virtual void on_bulk_copy(const BulkCopyEvent&) {}
   virtual void on_block_end(const BlockEvent&) {}
 };
 
@@ -109,6 +146,8 @@ struct Diagnostic {
     Unsupported,         // error: an instruction the emulator does not implement
     Trap,                // error: the kernel executed trap
     UninitializedShared, // warning: a shared-memory read of bytes never written
+    Deadlock,            // error: no warp can progress (mbarrier phases, named barriers)
+    AsyncMisuse,         // error or warning: a bad tensor map, mbarrier or bulk copy
   };
   Severity severity = Severity::Error;
   Kind kind = Kind::OutOfBounds;

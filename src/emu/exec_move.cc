@@ -175,7 +175,10 @@ bool exec_cvt(const Op& op, Warp& w, std::uint32_t mask) {
 }
 
 std::uint64_t window_of(ptx::Space s) {
-  return s == ptx::Space::Shared ? kSharedWindow : s == ptx::Space::Local ? kLocalWindow : 0;
+  return s == ptx::Space::Shared  ? kSharedWindow
+         : s == ptx::Space::Local ? kLocalWindow
+         : s == ptx::Space::Param ? kParamWindow
+                                  : 0;
 }
 
 }  // namespace
@@ -186,7 +189,6 @@ bool exec_move(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
     case Opcode::Mov: ok = exec_mov(op, w, mask); break;
     case Opcode::Cvt: ok = exec_cvt(op, w, mask); break;
     case Opcode::Cvta: {
-      if (op.space == ptx::Space::Param) break;
       std::uint64_t base = window_of(op.space);
       bool to = op.has(ptx::flag::To);
       bool narrow = ptx::type_bits(op.type) == 32;
@@ -213,7 +215,8 @@ bool exec_move(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
         std::uint64_t v = a[l];
         bool in = op.space == ptx::Space::Shared  ? in_shared_window(v)
                   : op.space == ptx::Space::Local ? in_local_window(v)
-                                                  : !in_shared_window(v) && !in_local_window(v);
+                  : op.space == ptx::Space::Param ? in_param_window(v)
+                                                  : !in_shared_window(v) && !in_local_window(v) && !in_param_window(v);
         d[l] = in ? 1u : 0u;
       });
       ok = true;

@@ -25,6 +25,53 @@ Status check_config(const LaunchConfig& c) {
   return Ok{};
 }
 
+// The cluster shape: --cluster, else .reqnctapercluster, else one block per cluster.
+Expected<Dim3> cluster_shape(const LaunchConfig& c, const ptx::Function& fn) {
+  Dim3 shape = c.cluster;
+  const bool given = shape.count() > 1;
+  if (fn.reqnctapercluster[0] > 0) {
+    Dim3 req{static_cast<std::uint32_t>(fn.reqnctapercluster[0]), static_cast<std::uint32_t>(std::max(1, fn.reqnctapercluster[1])),
+             static_cast<std::uint32_t>(std::max(1, fn.reqnctapercluster[2]))};
+    if (given && !(req == shape))
+      return make_error("kernel '" + fn.name + "' requires clusters of " + to_string(req) + " blocks (.reqnctapercluster); --cluster gives " +
+                        to_string(shape));
+    shape = req;
+  }
+  if (shape.x == 0 || shape.y == 0 || shape.z == 0) return make_error("cluster dimensions must be positive");
+  if (shape.count() > 16) return make_error("a cluster has at most 16 blocks; " + std::to_string(shape.count()) + " requested");
+  if (c.grid.x % shape.x != 0 || c.grid.y % shape.y != 0 || c.grid.z % shape.z != 0)
+    return make_error("the grid " + to_string(c.grid) + " is not a whole number of clusters of " + to_string(shape) + " blocks");
+  return shape;
+}
+
+// The work units: one block each, or the blocks of each cluster that holds a block to
+// run (every block of it, in %cluster_ctarank order: x fastest).
+std::vector<std::vector<std::uint64_t>> work_units(const std::vector<std::uint64_t>& blocks, const Dim3& grid, const Dim3& shape) {
+  std::vector<std::vector<std::uint64_t>> units;
+  if (shape.count() == 1) {
+    units.reserve(blocks.size());
+    for (std::uint64_t b : blocks) units.push_back({b});
+    return units;
+  }
+  std::vector<bool> taken;
+  const Dim3 clusters{grid.x / shape.x, grid.y / shape.y, grid.z / shape.z};
+  taken.assign(clusters.count(), false);
+  for (std::uint64_t b : blocks) {
+    const std::uint64_t x = b % grid.x, y = (b / grid.x) % grid.y, z = b / (std::uint64_t(grid.x) * grid.y);
+    const std::uint64_t cx = x / shape.x, cy = y / shape.y, cz = z / shape.z;
+    const std::uint64_t id = cx + clusters.x * (cy + std::uint64_t(clusters.y) * cz);
+    if (taken[id]) continue;
+    taken[id] = true;
+    std::vector<std::uint64_t> unit;
+    for (std::uint32_t rz = 0; rz < shape.z; ++rz)
+      for (std::uint32_t ry = 0; ry < shape.y; ++ry)
+        for (std::uint32_t rx = 0; rx < shape.x; ++rx)
+          unit.push_back((cx * shape.x + rx) + grid.x * ((cy * shape.y + ry) + std::uint64_t(grid.y) * (cz * shape.z + rz)));
+    units.push_back(std::move(unit));
+  }
+  return units;
+}
+
 }  // namespace
 
 bool RunReport::failed() const {
@@ -83,30 +130,23 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   if (args.size() != p.params.size())
     return make_error("kernel '" + shown + "' takes " + std::to_string(p.params.size()) + " parameters (" +
                       describe_params(module, *kernel) + "); " + std::to_string(args.size()) + " given");
-  // Clusters: the launch's shape, else the kernel's .reqnctapercluster.
-  Dim3 cluster = config.cluster;
-  bool explicit_cluster = !(cluster == Dim3{});
-  if (!explicit_cluster && fn.reqnctapercluster[0] > 0) {
-    cluster = Dim3{static_cast<std::uint32_t>(fn.reqnctapercluster[0]),
-                   static_cast<std::uint32_t>(std::max(1, fn.reqnctapercluster[1])),
-                   static_cast<std::uint32_t>(std::max(1, fn.reqnctapercluster[2]))};
-    explicit_cluster = true;
-  }
-  explicit_cluster = explicit_cluster || fn.explicit_cluster;
-  if (cluster.count() == 0 || config.grid.x % cluster.x != 0 || config.grid.y % cluster.y != 0 ||
-      config.grid.z % cluster.z != 0)
-    return make_error("the grid " + to_string(config.grid) + " is not a whole number of clusters of " +
-                      to_string(cluster) + " blocks");
+  auto shape = cluster_shape(config, fn);
+  if (!shape) return shape.error();
+  // A cluster launch (%is_explicit_cluster): a shape given, .reqnctapercluster or .explicitcluster.
+  const bool explicit_cluster = shape->count() > 1 || fn.reqnctapercluster[0] > 0 || fn.explicit_cluster;
   LaunchState launch;
   launch.program = &p;
   launch.memory = &memory;
   launch.grid = config.grid;
   launch.block = config.block;
-  launch.cluster = cluster;
   launch.explicit_cluster = explicit_cluster;
   launch.dynamic_shared_bytes = config.dynamic_shared_bytes;
   launch.step_budget = options.step_budget;
   launch.check_uninitialized_shared = options.check_uninitialized_shared;
+  launch.order = options.order;
+  launch.order_seed = options.order_seed;
+  launch.quantum = options.quantum;
+  launch.cluster = *shape;
   launch.params.assign(p.param_bytes, 0);
   for (std::size_t i = 0; i < args.size(); ++i) {
     const KernelParam& kp = p.params[i];
@@ -136,8 +176,11 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   for (std::uint64_t b : blocks)
     if (b >= total) return make_error("block " + std::to_string(b) + " is outside the grid of " + std::to_string(total));
 
+  const std::vector<std::vector<std::uint64_t>> units = work_units(blocks, config.grid, *shape);
+  std::uint64_t unit_blocks = 0;
+  for (const auto& u : units) unit_blocks += u.size();
   int workers = options.workers > 0 ? options.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  workers = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(workers), blocks.size()));
+  workers = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(workers), units.size()));
   std::atomic<bool> stop{false};
   launch.stop = &stop;
   std::atomic<std::size_t> next{0};
@@ -166,31 +209,47 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
     const std::uint64_t done = blocks_done.load(std::memory_order_relaxed);
     if (done <= progress_reported) return;
     progress_reported = done;
-    options.progress(done, blocks.size());
+    options.progress(done, unit_blocks);
   };
   auto start = std::chrono::steady_clock::now();
   auto work = [&](int index) {
-    BlockRunner runner(launch, report.listeners[static_cast<std::size_t>(index)].get());
+    // One runner per block of a cluster (one without clusters), reused unit after unit.
+    const std::size_t ranks = shape->count();
+    std::vector<std::unique_ptr<BlockRunner>> runners;
+    for (std::size_t k = 0; k < ranks; ++k)
+      runners.push_back(std::make_unique<BlockRunner>(launch, report.listeners[static_cast<std::size_t>(index)].get()));
+    ClusterContext cluster;
     WorkerResult& r = results[static_cast<std::size_t>(index)];
-    std::size_t seen = 0;
+    std::vector<std::size_t> seen(ranks, 0);
+    std::vector<std::pair<std::size_t, std::size_t>> origin;  // per diagnostic: runner, index there
     for (;;) {
       if (stop.load(std::memory_order_relaxed)) break;
       std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= blocks.size()) break;
-      bool ok = runner.run(blocks[i]);
-      ++r.blocks;
-      blocks_done.fetch_add(1, std::memory_order_relaxed);
+      if (i >= units.size()) break;
+      const std::vector<std::uint64_t>& unit = units[i];
+      bool ok = ranks == 1 ? runners[0]->run(unit[0]) : run_cluster(runners, cluster, unit);
+      r.blocks += unit.size();
+      blocks_done.fetch_add(unit.size(), std::memory_order_relaxed);
       report_progress(false);
-      auto& diags = runner.diagnostics();
-      for (std::size_t k = seen; k < diags.size(); ++k) r.diagnostics.emplace_back(blocks[i], diags[k]);
-      seen = diags.size();
+      for (std::size_t k = 0; k < unit.size(); ++k) {
+        auto& diags = runners[k]->diagnostics();
+        for (std::size_t d = seen[k]; d < diags.size(); ++d) {
+          r.diagnostics.emplace_back(unit[k], diags[d]);
+          origin.emplace_back(k, d);
+        }
+        seen[k] = diags.size();
+      }
       if (!ok) stop.store(true);
     }
     // Counts of repeated diagnostics grew after they were copied: take the final ones.
-    for (std::size_t k = 0; k < r.diagnostics.size(); ++k) r.diagnostics[k].second.count = runner.diagnostics()[k].count;
-    r.warp_instructions = runner.warp_instructions;
-    r.thread_instructions = runner.thread_instructions;
-    r.executed = std::move(runner.executed);
+    for (std::size_t k = 0; k < r.diagnostics.size(); ++k)
+      r.diagnostics[k].second.count = runners[origin[k].first]->diagnostics()[origin[k].second].count;
+    r.executed.assign(p.code.size(), 0);
+    for (auto& runner : runners) {
+      r.warp_instructions += runner->warp_instructions;
+      r.thread_instructions += runner->thread_instructions;
+      for (std::size_t pc = 0; pc < runner->executed.size(); ++pc) r.executed[pc] += runner->executed[pc];
+    }
   };
   if (workers == 1) {
     work(0);

@@ -31,11 +31,17 @@ struct LaunchConfig {
   Dim3 grid;
   Dim3 block;
   std::uint32_t dynamic_shared_bytes = 0;
-  // Blocks per cluster (sm_90 thread block clusters). The default 1x1x1 is a launch
-  // without clusters, unless the kernel declares .reqnctapercluster; any other shape is
-  // an explicit cluster launch (%is_explicit_cluster) and must divide the grid.
+  // Blocks per cluster (--cluster; .reqnctapercluster when left (1,1,1)): the one place
+  // the cluster shape is kept. The blocks of a cluster run together in one worker; any shape
+  // other than 1x1x1, or the kernel's .reqnctapercluster, is a cluster launch
+  // (%is_explicit_cluster) and must divide the grid.
   Dim3 cluster{1, 1, 1};
 };
+
+// The order in which a block's warps take turns. Forward is the default; tests force the
+// others (with a quantum of a few instructions) to check that a kernel's results do not
+// depend on it.
+enum class WarpOrder : std::uint8_t { Forward, Reverse, Random };
 
 // A kernel argument's bytes, as they go into the parameter buffer (pointers: the
 // buffer's device address as 8 bytes).
@@ -56,6 +62,9 @@ struct RunOptions {
   std::vector<std::uint64_t> blocks;        // linear block ids to run; empty: every block
   std::uint64_t step_budget = 1ull << 24;   // warp instructions per block
   bool check_uninitialized_shared = true;   // warn on shared reads of never-written bytes
+  WarpOrder order = WarpOrder::Forward;
+  std::uint64_t order_seed = 1;             // WarpOrder::Random's
+  std::uint32_t quantum = 0;                // warp instructions per turn; 0: until the warp waits
   // Called as blocks finish with (blocks done, blocks to run): from the worker threads, one
   // call at a time, counts strictly increasing; the last call has the final count (every
   // block, unless an error stopped the run). A worker that finds another one reporting skips

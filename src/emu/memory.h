@@ -6,7 +6,9 @@
 //                                 reserved 1 KiB at off = kReservedSharedOffset
 //                                 (special_registers.h)
 //   0x0000_7f00_0000_0000 + off   local memory of the running thread
-//   0x0000_7d00_0000_0000 + 16 f  the address of function f (function_address)
+//   0x0000_7d00_0000_0000 + off   the kernel's parameters (cvta.param: a __grid_constant__
+//                                 CUtensorMap's address), read-only
+//   0x0000_7c00_0000_0000 + 16 f  the address of function f (function_address)
 //   anything else                 global memory: buffers at cudaMalloc-like addresses
 //
 // Global buffers start 256-byte aligned (as cudaMalloc's) with unmapped gaps between
@@ -26,16 +28,19 @@ inline constexpr std::uint64_t kLocalWindow = 0x00007f0000000000ull;
 inline constexpr std::uint64_t kWindowSize = 0x0000000100000000ull;
 inline constexpr std::uint64_t kFirstBuffer = 0x0000000700000000ull;
 // Where the block's reserved shared memory sits in its shared window: far past any
-// kernel's own (at most 227 KiB), a multiple of 128 bytes (banks as on the H200).
-inline constexpr std::uint32_t kReservedSharedOffset = 0x40000000u;
+// kernel's own (at most 227 KiB), a multiple of 128 bytes (banks as on the H200), and below
+// 2^24, where .shared::cluster addresses name other blocks (shared_address.h).
+inline constexpr std::uint32_t kReservedSharedOffset = 0x00fff000u;
 
 // Function addresses (a table of function pointers, mov.u64 %rd, f): distinct, nonzero,
 // in no buffer; calling through one is not emulated.
-inline constexpr std::uint64_t kFunctionWindow = 0x00007d0000000000ull;
+inline constexpr std::uint64_t kFunctionWindow = 0x00007c0000000000ull;
 inline std::uint64_t function_address(int function) { return kFunctionWindow + 16 * static_cast<std::uint64_t>(function); }
 
 inline bool in_shared_window(std::uint64_t a) { return a - kSharedWindow < kWindowSize; }
 inline bool in_local_window(std::uint64_t a) { return a - kLocalWindow < kWindowSize; }
+inline constexpr std::uint64_t kParamWindow = 0x00007d0000000000ull;
+inline bool in_param_window(std::uint64_t a) { return a - kParamWindow < kWindowSize; }
 
 struct Buffer {
   std::string name;  // "arg0", "counter" (a .global variable), ...

@@ -6,6 +6,7 @@
 
 #include "emu/lanes.h"
 #include "emu/special_registers.h"
+#include "emu/shared_address.h"
 
 namespace warpscope::emu {
 namespace {
@@ -148,6 +149,9 @@ bool resolve_at(const Op& op, ptx::Space space, const std::uint64_t* base, std::
         } else if (in_local_window(a)) {
           where = Where::Local;
           a -= kLocalWindow;
+        } else if (in_param_window(a)) {
+          where = Where::Param;
+          a -= kParamWindow;
         } else {
           where = Where::Global;
         }
@@ -171,6 +175,19 @@ bool resolve_at(const Op& op, ptx::Space space, const std::uint64_t* base, std::
           }
           p = ctx.reserved_shared + (a - kReservedSharedOffset);
           out.shared_lanes |= 1u << l;
+          break;
+        }
+        if (a > kClusterOffsetMask && ctx.cluster != nullptr) {
+          // Another block's shared memory (a .shared::cluster address from mapa): distributed
+          // shared memory, not this block's banks, so no shared-memory event.
+          std::uint8_t* written = nullptr;
+          p = cluster_shared(ctx, a, uwidth, &written);
+          if (p == nullptr) {
+            ok = out_of_bounds(op, w, l, where, a, width, intent, ctx);
+            return;
+          }
+          if (written != nullptr && intent != Intent::Read)
+            for (int i = 0; i < width; ++i) written[i] = 1;
           break;
         }
         if (a + uwidth > ctx.shared_size || a >= ctx.shared_size) {

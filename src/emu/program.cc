@@ -268,6 +268,7 @@ class Linker {
     op.subop = inst.subop;
     op.vec = inst.vec;
     op.flags = inst.flags;
+    op.variant = inst.variant;
     op.guard_negated = inst.guard_negated;
     op.origin = &inst;
     std::uint32_t base = reg_base_[f];
@@ -336,8 +337,30 @@ class Linker {
       op.reads_clock = reads_clock;
       return op;
     }
+    // [reg + imm] or [symbol + imm]: the address row, the offset, and the shared region.
+    auto address = [&](const ptx::Operand& o, OperandRow& out) -> Status {
+      out.row = o.reg[0] == ptx::kNoReg ? p_.zero_row : base + o.reg[0];
+      out.offset = o.imm;
+      out.address = true;
+      if (o.symbol >= 0) {
+        auto a = symbol_address(o.symbol);
+        if (!a) return a.error();
+        out.offset += static_cast<std::int64_t>(*a);
+        const ptx::Variable& v = m_.variables[static_cast<std::size_t>(o.symbol)];
+        if (is_local_symbol(o.symbol)) {
+          if (op.space == Space::Param) op.space = Space::Local;
+          if (op.space == Space::None) out.offset += static_cast<std::int64_t>(kLocalWindow);
+        } else if (v.space == Space::Shared) {
+          if (op.space == Space::None) out.offset += static_cast<std::int64_t>(kSharedWindow);
+          auto r = region_.find(o.symbol);
+          if (r != region_.end()) out.region = r->second;
+        }
+      }
+      return Ok{};
+    };
     int i = 0;
-    if (inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Match) {
+    if (inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Match ||
+        inst.opcode == Opcode::Elect) {
       op.dst[0] = reg_row(inst.op(0).reg[0]);
       op.dst[1] = inst.op(1).kind == OperandKind::Reg ? reg_row(inst.op(1).reg[0]) : kNoRow;
       op.ndst = 2;
@@ -364,25 +387,47 @@ class Linker {
       op.cp_async_ignore_src = o.kind == OperandKind::Reg && o.reg[0] < fn.registers.size() &&
                                fn.registers[o.reg[0]].type == Type::Pred;
     }
+    if (op.family == ptx::Family::Async) {
+      // Every operand in order, vector elements one by one (see Program::operand_rows).
+      op.operands = static_cast<std::uint32_t>(p_.operand_rows.size());
+      for (int k = 0; k < inst.num_operands; ++k) {
+        const ptx::Operand& o = inst.op(k);
+        if (o.kind == OperandKind::Addr) {
+          OperandRow r;
+          if (auto s = address(o, r); !s) return s.error();
+          p_.operand_rows.push_back(r);
+        } else if (o.kind == OperandKind::Vec) {
+          for (int e = 0; e < o.count; ++e) {
+            OperandRow r;
+            if (e < 4 && ((o.vec_imm_mask >> e) & 1u)) {
+              r.row = constant_row(static_cast<std::uint64_t>(o.vec_imm[static_cast<std::size_t>(e)]));
+            } else {
+              r.row = reg_row(inst.vec_reg(o, e));
+            }
+            p_.operand_rows.push_back(r);
+          }
+        } else if (o.kind == OperandKind::Reg && (k == 0 || (k == 1 && op.ndst == 2))) {
+          p_.operand_rows.push_back(OperandRow{reg_row(o.reg[0]), 0, -1, false});  // a destination
+        } else if (o.kind == OperandKind::None) {
+          p_.operand_rows.push_back(OperandRow{p_.discard_row, 0, -1, false});  // elect's absent `|p`
+        } else {
+          auto row = source_row(o);
+          if (!row) return row.error();
+          p_.operand_rows.push_back(OperandRow{*row, 0, -1, false});
+        }
+      }
+      op.noperands = static_cast<std::uint8_t>(p_.operand_rows.size() - op.operands);
+      op.reads_clock = reads_clock;
+      return op;
+    }
     for (; i < operands; ++i) {
       const ptx::Operand& o = inst.op(i);
       if (o.kind == OperandKind::Addr) {
-        std::uint32_t row = o.reg[0] == ptx::kNoReg ? p_.zero_row : base + o.reg[0];
-        std::int64_t off = o.imm;
-        if (o.symbol >= 0) {
-          auto a = symbol_address(o.symbol);
-          if (!a) return a.error();
-          off += static_cast<std::int64_t>(*a);
-          const ptx::Variable& v = m_.variables[static_cast<std::size_t>(o.symbol)];
-          if (is_local_symbol(o.symbol)) {
-            if (op.space == Space::Param) op.space = Space::Local;
-            if (op.space == Space::None) off += static_cast<std::int64_t>(kLocalWindow);
-          } else if (v.space == Space::Shared) {
-            if (op.space == Space::None) off += static_cast<std::int64_t>(kSharedWindow);
-            auto r = region_.find(o.symbol);
-            if (r != region_.end()) op.region = r->second;
-          }
-        }
+        OperandRow a;
+        if (auto s = address(o, a); !s) return s.error();
+        std::uint32_t row = a.row;
+        std::int64_t off = a.offset;
+        if (a.region >= 0) op.region = a.region;
         if (op.addr == kNoRow) {
           op.addr = row;
           op.offset = off;
@@ -474,6 +519,7 @@ class Linker {
     for (TensorOperands& t : p.tensor_operands)
       for (auto& list : t.rows)
         for (auto& r : list) fix(r);
+    for (OperandRow& r : p.operand_rows) fix(r.row);
   }
 
  private:

@@ -43,6 +43,7 @@ struct Op {
   bool cp_async_ignore_src = false;  // cp.async: src[1] is ignore-src (a predicate), not src-size
   std::uint8_t negated_src = 0;  // bit k: source k is a negated predicate (!%p)
   std::uint32_t flags = 0;
+  std::uint32_t variant = 0;  // ptx::Instruction::variant (ptx/async_variant.h)
   std::uint32_t guard = kNoRow;
   std::array<std::uint32_t, 4> dst{kNoRow, kNoRow, kNoRow, kNoRow};
   std::array<std::uint32_t, 4> src{kNoRow, kNoRow, kNoRow, kNoRow};
@@ -53,6 +54,10 @@ struct Op {
   std::int64_t offset2 = 0;
   int region = -1;            // the symbol's region when the address names one
   std::uint32_t target = 0;   // bra: program index; call: index into Program::calls
+  // The Async family reads all its operands from Program::operand_rows[operands ..
+  // operands + noperands) (a TMA copy has more than the fixed slots hold).
+  std::uint32_t operands = 0;
+  std::uint8_t noperands = 0;
   std::uint32_t reconverge = kNoRow;  // conditional bra: where its lanes meet again (reconvergence.h)
   std::uint32_t tensor = kNoRow;      // tensor-core ops: index into Program::tensor_operands
   const ptx::Instruction* origin = nullptr;  // nullptr for the implicit ret after each body
@@ -66,6 +71,18 @@ struct Op {
 //   mma.sync... {%f1..%f4}, {%r1..%r4}, {%r5,%r6}, {%f5..%f8}  -> 4 lists of 4, 4, 2, 4 rows
 struct TensorOperands {
   std::vector<std::vector<std::uint32_t>> rows;
+};
+
+// One operand of an Async-family op, in PTX order, each vector element on its own:
+//   cp.async.bulk.tensor.2d [%r1], [%rd1, {%r2, %r3}], [%r4]
+//   -> {row %r1, address}, {row %rd1, address}, {row %r2}, {row %r3}, {row %r4, address}
+// A destination register is a row like a source; an address adds its offset (and, for a
+// shared symbol, its region).
+struct OperandRow {
+  std::uint32_t row = kNoRow;
+  std::int64_t offset = 0;
+  int region = -1;
+  bool address = false;
 };
 
 struct CallLink {
@@ -115,6 +132,7 @@ struct Program {
   std::uint32_t local_bytes = 0;            // per thread: .local variables and .func params
   std::vector<Region> regions;              // shared variables, then .global variables
   std::vector<TensorOperands> tensor_operands;  // Op::tensor indexes this
+  std::vector<OperandRow> operand_rows;     // the Async family's operands (Op::operands)
 };
 
 // Links `kernel` (an .entry index) and every function it calls. Module-scope .global

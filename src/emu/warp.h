@@ -36,6 +36,16 @@ struct Warp {
   std::uint32_t exited = 0;
   std::uint32_t blocked = 0;      // lanes waiting at a barrier
   int barrier = -1;               // the barrier id they wait at
+  // Lanes stopped at an mbarrier wait whose phase had not completed (their PC stays at
+  // the wait); they run again once another phase completes (mbarrier_epoch moved on).
+  std::uint32_t mbar_waiting = 0;
+  std::uint64_t mbar_epoch = 0;
+  std::uint32_t mbar_pc = 0;      // the wait they stopped at (for the deadlock report)
+  std::uint64_t mbar_address = 0; // the mbarrier's shared (or cluster) address
+  std::int8_t mbar_parity = -1;   // the phase parity awaited; -1: a token's phase
+  bool cluster_wait = false;      // barrier.cluster.wait, not an mbarrier
+  std::uint32_t cluster_arrived = 0;     // lanes that did barrier.cluster.arrive ...
+  std::uint64_t cluster_generation = 0;  // ... in this phase of the cluster barrier
   bool converged = true;
   std::uint32_t pc = 0;           // all live lanes' PC while converged
   std::uint32_t carry = 0;        // add.cc/sub.cc carry flag per lane
@@ -50,7 +60,7 @@ struct Warp {
   std::uint32_t reduction_dst = 0xffffffffu;
 
   std::uint32_t live() const { return valid & ~exited; }
-  std::uint32_t runnable() const { return valid & ~exited & ~blocked; }
+  std::uint32_t runnable() const { return valid & ~exited & ~blocked & ~mbar_waiting; }
   bool done() const { return live() == 0; }
   std::uint64_t* row(std::uint32_t r) { return rows + static_cast<std::size_t>(r) * 32; }
 };

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "ptx/async_variant.h"
 #include "ptx/parser_impl.h"
 
 namespace warpscope::ptx::detail {
@@ -222,16 +223,18 @@ void Parser::decode_instruction(Function& f, int function_index) {
     while (!rest.empty() && supported) {
       auto dot = rest.find('.');
       std::string_view mod = rest.substr(0, dot);
-      supported = (tensor && apply_tensor_modifier(inst.tensor, mod)) || apply_modifier(inst, mod);
+      supported = (tensor && apply_tensor_modifier(inst.tensor, mod)) || apply_modifier(inst, mod) ||
+                  async::apply_async_modifier(inst, mod);
       if (!supported) inst.unsupported_reason = "the modifier '." + std::string(mod) + "' is not known";
       rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
     }
   }
   // ".proxy.async" only qualifies a fence; st.async, red.async (cluster memory) are not emulated.
-  if (supported && inst.opcode != Opcode::Fence &&
+  if (supported && inst.opcode != Opcode::Fence && family_of(inst.opcode) != Family::Async &&
       (inst.text.find(".async") != std::string::npos || inst.text.find(".proxy") != std::string::npos) &&
       inst.opcode != Opcode::CpAsync && inst.opcode != Opcode::CpAsyncCommit && inst.opcode != Opcode::CpAsyncWait &&
-      inst.opcode != Opcode::CpAsyncWaitAll) {
+      inst.opcode != Opcode::CpAsyncWaitAll && inst.opcode != Opcode::CpAsyncBulkCommit &&
+      inst.opcode != Opcode::CpAsyncBulkWait) {
     supported = false;
     inst.unsupported_reason = "the asynchronous-proxy form is not emulated";
   }
@@ -256,11 +259,18 @@ void Parser::decode_instruction(Function& f, int function_index) {
   if (inst.opcode == Opcode::Call) {
     call_operands(f, inst);
   } else if (!peek().is(';')) {
-    bool pair_slot = inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Match;
+    bool pair_slot = inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Match ||
+                     inst.opcode == Opcode::Elect;
     for (;;) {
       if (inst.num_operands >= kMaxOperands) unknown(peek(), "more than " + std::to_string(kMaxOperands) + " operands");
       Operand o = operand(f, inst);
       inst.operands[inst.num_operands++] = o;
+      // A tensor address's coordinates follow it as vector operands.
+      for (const Operand& c : tensor_coordinates_) {
+        if (inst.num_operands >= kMaxOperands) fail(peek(), "too many operands");
+        inst.operands[inst.num_operands++] = c;
+      }
+      tensor_coordinates_.clear();
       if (inst.num_operands == 1 && pair_slot) {
         // "%p1|%p2" or "%r1|%p1": the second destination goes in slot 1 (None if absent).
         Operand second;
@@ -296,14 +306,18 @@ Operand Parser::address_operand() {
   } else {
     o.imm = expect_integer("an address");
   }
-  expect(']', "to close the address");
   return o;
 }
 
 Operand Parser::operand(Function& f, Instruction& inst) {
   Operand o;
   const Token& t = peek();
-  if (accept('[')) return address_operand();
+  if (accept('[')) {
+    Operand a = address_operand();
+    if (accept(',')) tensor_coordinates_ = coordinate_vectors(f, inst);  // [tensorMap, {c0, c1, ...}]
+    expect(']', "to close the address");
+    return a;
+  }
   if (accept('{')) {
     o.kind = OperandKind::Vec;
     // Up to 4 elements (registers or numbers) in reg[]/vec_imm; longer vectors (mma and
@@ -385,6 +399,11 @@ Operand Parser::operand(Function& f, Instruction& inst) {
         unknown(c, "unknown component '" + std::string(c.text) + "' of " + std::string(v.text));
       o.component = c.text == ".x" ? 0 : c.text == ".y" ? 1 : c.text == ".z" ? 2 : 3;
     }
+    return o;
+  }
+  if (v.text == "_") {  // the sink: a destination nobody reads (mbarrier.arrive _, [bar])
+    o.kind = OperandKind::Reg;
+    o.reg[0] = kNoReg;
     return o;
   }
   if (v.text == "WARP_SZ") {  // the PTX ISA's predefined constant: what warpSize compiles to
@@ -474,7 +493,9 @@ void Parser::finish_function(Function& f) {
   for (const Instruction& inst : f.body) {
     count(inst.guard);
     int first_source = writes_first_operand(inst.opcode) ? 1 : 0;
-    if (inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Match) first_source = 2;
+    if (inst.opcode == Opcode::Setp || inst.opcode == Opcode::Shfl || inst.opcode == Opcode::Match ||
+        inst.opcode == Opcode::Elect)
+      first_source = 2;
     for (int i = 0; i < inst.num_operands; ++i) {
       const Operand& o = inst.op(i);
       bool source = i >= first_source || o.kind == OperandKind::Addr;

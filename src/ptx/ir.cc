@@ -35,11 +35,11 @@ Family family_of(Opcode op) { return kOpcodes[static_cast<int>(op)].family; }
 std::string_view opcode_name(Opcode op) { return kOpcodes[static_cast<int>(op)].name; }
 
 std::optional<std::pair<Opcode, int>> find_opcode(std::string_view dotted) {
-  // Try the first 3, 2, then 1 dot-separated parts.
-  std::size_t ends[3];
+  // Try the first 5, 4, ..., then 1 dot-separated parts (cp.async.bulk.prefetch.tensor).
+  std::size_t ends[5];
   int parts = 0;
   std::size_t pos = 0;
-  while (parts < 3) {
+  while (parts < 5) {
     std::size_t dot = dotted.find('.', pos);
     ends[parts++] = dot == std::string_view::npos ? dotted.size() : dot;
     if (dot == std::string_view::npos) break;
@@ -64,6 +64,14 @@ bool writes_first_operand(Opcode op) {
     case Opcode::CpAsyncWait: case Opcode::Nanosleep: case Opcode::BarWarpSync:
     case Opcode::WmmaStore: case Opcode::WgmmaFence: case Opcode::WgmmaCommit: case Opcode::WgmmaWait:
     case Opcode::Discard: case Opcode::Applypriority:
+    case Opcode::MbarrierInit: case Opcode::MbarrierInval: case Opcode::MbarrierExpectTx:
+    case Opcode::MbarrierCompleteTx: case Opcode::CpAsyncBulk: case Opcode::CpAsyncBulkTensor:
+    case Opcode::CpAsyncMbarrierArrive:
+    case Opcode::CpAsyncBulkPrefetch: case Opcode::CpAsyncBulkPrefetchTensor: case Opcode::CpReduceAsyncBulk:
+    case Opcode::CpReduceAsyncBulkTensor: case Opcode::CpAsyncBulkCommit: case Opcode::CpAsyncBulkWait:
+    case Opcode::TensormapReplace: case Opcode::TensormapCpFenceproxy: case Opcode::Setmaxnreg:
+    case Opcode::BarrierClusterArrive: case Opcode::BarrierClusterWait:
+    case Opcode::Fence:  // fence.proxy.tensormap::generic.acquire.gpu [map], 128
       return false;
     default:
       return true;

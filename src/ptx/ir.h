@@ -29,8 +29,10 @@ enum class Opcode : std::uint8_t {
   kCount
 };
 
+// Async: the sm_90 asynchronous pipeline (mbarrier, TMA and bulk copies, tensor maps) and
+// its helpers (elect, mapa); emu/exec_async.cc dispatches it.
 enum class Family : std::uint8_t {
-  Arith, Special, Bits, Compare, Move, Memory, Nop, Warp, Control, Tensor, Unsupported
+  Arith, Special, Bits, Compare, Move, Memory, Nop, Warp, Control, Tensor, Async, Unsupported
 };
 
 Family family_of(Opcode op);
@@ -93,6 +95,7 @@ inline constexpr std::uint32_t Relu = 1u << 19;        // cvt.relu / max.relu
 inline constexpr std::uint32_t CarryOut = 1u << 20;    // add.cc, mad.lo.cc, addc.cc
 inline constexpr std::uint32_t SatFinite = 1u << 21;   // cvt.satfinite
 inline constexpr std::uint32_t CacheHint = 1u << 22;   // .L2::cache_hint: the last operand is a cache policy
+inline constexpr std::uint32_t Cluster = 1u << 23;     // .shared::cluster (the first state space)
 }  // namespace flag
 
 // Special registers (ptx/special_registers.def): %tid.x is {Tid, component 0},
@@ -182,6 +185,7 @@ struct Instruction {
   bool guard_negated = false;
   std::uint32_t guard = kNoReg;  // @%p
   std::uint32_t flags = 0;
+  std::uint32_t variant = 0;  // the Async family's own modifiers (ptx/async_variant.h)
   std::array<Operand, kMaxOperands> operands{};
   int ptx_line = 0;
   DebugLoc debug;

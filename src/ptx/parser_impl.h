@@ -69,7 +69,9 @@ class Parser {
   void skip_statement();
   bool apply_modifier(Instruction& inst, std::string_view mod);
   Operand operand(Function& f, Instruction& inst);
-  Operand address_operand();
+  Operand address_operand();  // [ ... up to the ']' or the ',' of a tensor address
+  // The {c0, c1, ...} of [tensorMap, {...}] as vector operands of at most 4 (async_parser.cc).
+  std::vector<Operand> coordinate_vectors(Function& f, Instruction& inst);
   void call_operands(Function& f, Instruction& inst);
   std::uint32_t register_index(const Token& t) const;  // kNoReg if not a register
   int symbol_index(std::string_view name) const;       // -1 if unknown
@@ -106,6 +108,7 @@ class Parser {
   };
   std::vector<PendingAddress> pending_addresses_;
   DebugLoc loc_;
+  std::vector<Operand> tensor_coordinates_;  // the last tensor address's, until appended
   std::map<std::tuple<int, int, int>, SourceLoc> outer_of_;  // .loc -> its outermost call site
 };
 

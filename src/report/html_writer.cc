@@ -10,6 +10,7 @@
 #include "layout/layout_code.h"
 #include "report/findings.h"
 #include "report/html_access.h"
+#include "report/html_bulk.h"
 
 namespace warpscope::report {
 
@@ -61,6 +62,8 @@ svg.bank-diagram text.word { font-size: 8px; fill: #444; }
 svg.bank-diagram text.bank-col.worst { fill: #b42318; font-weight: bold; }
 svg.bank-diagram text.group-label { font-size: 10px; fill: #0550ae; }
 svg.bank-diagram line.group { stroke: #0550ae; stroke-width: 1; }
+svg.footprint g.chunk rect { fill: #cfe8d5; } svg.footprint g.r1 rect, svg.footprint g.r3 rect,
+svg.footprint g.r5 rect, svg.footprint g.r7 rect { fill: #b9d4f5; }
 p.legend span { display: inline-block; width: 10px; height: 10px; margin: 0 3px 0 10px; }
 table.lanes { border-collapse: collapse; font: 11px ui-monospace, monospace; }
 table.lanes td, table.lanes th { padding: 0 8px; text-align: right; }
@@ -214,6 +217,7 @@ std::string details(const analysis::KernelReport& r, const model::Arch& arch, co
            "retries that depend on timing, so two runs differ.</p>\n";
     for (const std::string& m : messages[{l.file, l.line}]) s += "<p class=\"finding\">" + html_escape(m) + "</p>\n";
     for (const auto& i : l.instructions) s += access_html(r, arch, i, fixes);
+    for (const auto& b : l.bulk_copies) s += bulk_copy_html(b);
     s += "</section>\n";
   }
   if (r.lines.empty()) s += "<p>No memory instruction ran.</p>\n";

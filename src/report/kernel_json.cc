@@ -1,6 +1,8 @@
 // kernel_json.cc: the kernel report as data.
 #include "report/kernel_json.h"
 
+#include "report/html_bulk.h"
+
 namespace warpscope::report {
 
 namespace {
@@ -58,6 +60,27 @@ nlohmann::json kernel_json(const analysis::KernelReport& r) {
                        {"ideal_sectors", i.cost.ideal_sectors},
                        {"timing_dependent", i.cost.timing_dependent}});
     j["instructions"] = std::move(insts);
+    nlohmann::json copies = nlohmann::json::array();
+    for (const auto& b : l.bulk_copies) {
+      nlohmann::json chunks = nlohmann::json::array();  // the first issue's: [shared, box row, byte column]
+      for (const emu::SharedChunk& k : b.cost.footprint) chunks.push_back({k.shared, k.row, k.column});
+      copies.push_back({{"ptx_line", b.ptx_line},
+                        {"instruction", b.text},
+                        {"kind", bulk_kind_name(b.cost)},
+                        {"issues", b.cost.issues},
+                        {"bytes", b.cost.bytes},
+                        {"global_bytes", b.cost.global_bytes},
+                        {"global_sectors", b.cost.global_sectors},
+                        {"ideal_sectors", b.cost.ideal_sectors},
+                        {"swizzle_bytes", b.cost.swizzle_bytes},
+                        {"shared_footprint",
+                         {{"block", {b.cost.first_block.x, b.cost.first_block.y, b.cost.first_block.z}},
+                          {"warp", b.cost.first_warp},
+                          {"shared", b.cost.shared},
+                          {"row_bytes", b.cost.row_bytes},
+                          {"chunks", std::move(chunks)}}}});
+    }
+    if (!copies.empty()) j["bulk_copies"] = std::move(copies);
     if (l.worst && l.worst->cost.worst_excess > 0) {
       const auto& c = l.worst->cost;
       j["worst_warp"] = {{"instruction", l.worst->text},

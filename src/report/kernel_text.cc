@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "report/html_bulk.h"
+
 namespace warpscope::report {
 
 namespace {
@@ -98,6 +100,33 @@ std::string kernel_text(const analysis::KernelReport& r) {
     s += "  ~ timing-dependent: a compare-and-swap retry loop (ptxas's, for a shared float or 64-bit add or a 16-bit\n"
          "    atomic); its figures count the retries the lanes of one warp force on each other, the fewest any run\n"
          "    takes: on the GPU, other warps on the same words add retries that depend on timing.\n";
+  }
+  bool any_bulk = false;
+  for (const LineReport& l : r.lines) any_bulk = any_bulk || !l.bulk_copies.empty();
+  if (any_bulk) {
+    s += "\nTMA and bulk copies (issues, bytes moved, global sectors/ideal):\n";
+    for (const LineReport& l : r.lines) {
+      // The line's instructions of one kind together (an unrolled loop's copies).
+      std::vector<analysis::BulkCost> kinds;
+      for (const analysis::LineBulkCopy& b : l.bulk_copies) {
+        auto same = std::find_if(kinds.begin(), kinds.end(), [&](const analysis::BulkCost& k) {
+          return k.kind == b.cost.kind && k.tensor == b.cost.tensor && k.swizzle_bytes == b.cost.swizzle_bytes;
+        });
+        if (same == kinds.end()) {
+          kinds.push_back(b.cost);
+        } else {
+          same->issues += b.cost.issues;
+          same->bytes += b.cost.bytes;
+          same->global_sectors += b.cost.global_sectors;
+          same->ideal_sectors += b.cost.ideal_sectors;
+        }
+      }
+      for (const analysis::BulkCost& k : kinds)
+        s += fmt::format("  {:<28} {:<15} {:>8} issues {:>12} bytes {:>15} sectors{}\n",
+                         fmt::format("{}:{}", l.file, l.line), bulk_kind_name(k), k.issues, k.bytes,
+                         fmt::format("{}/{}", k.global_sectors, k.ideal_sectors),
+                         k.swizzle_bytes > 0 ? fmt::format("  {}B swizzle", k.swizzle_bytes) : "");
+    }
   }
   for (const LineReport& l : r.lines) {
     if (l.excess_wavefronts == 0 && l.excess_sectors == 0) continue;

@@ -16,7 +16,10 @@ const char* const kUsage =
     "SPEC, in the kernel's parameter order:\n"
     "  buf:<bytes>[:zero|:random]  device buffer (default fill: deterministic pseudo-random bytes)\n"
     "  file:<path>                 device buffer holding that file's bytes\n"
-    "  i32:<v> u32:<v> i64:<v> u64:<v> f32:<v> f64:<v>\n";
+    "  i32:<v> u32:<v> i64:<v> u64:<v> f32:<v> f64:<v>\n"
+    "  tmap:<buf:|file: spec>,dtype=<t>,dims=<d0>x..,strides=<s1>x..,box=<b0>x..,swizzle=<none|32B|64B|128B>\n"
+    "       [,elemstrides=..][,interleave=none|16B|32B][,fill=zero|nan]   a CUtensorMap (cuTensorMapEncodeTiled)\n"
+    "  --cluster X[,Y[,Z]]  blocks per thread block cluster\n";
 
 namespace {
 
@@ -60,6 +63,7 @@ const char* ArgKindName(ArgKind kind) {
     case ArgKind::U64: return "u64";
     case ArgKind::F32: return "f32";
     case ArgKind::F64: return "f64";
+    case ArgKind::TensorMap: return "tmap";
   }
   return "?";
 }
@@ -67,6 +71,7 @@ const char* ArgKindName(ArgKind kind) {
 unsigned ArgParamSize(ArgKind kind) {
   switch (kind) {
     case ArgKind::I32: case ArgKind::U32: case ArgKind::F32: return 4;
+    case ArgKind::TensorMap: return 128;
     default: return 8;
   }
 }
@@ -113,8 +118,17 @@ ArgSpec ParseArgSpec(const std::string& text) {
   } else if (kind == "f64") {
     spec.kind = ArgKind::F64;
     spec.float_value = ParseFloat(what, value);
+  } else if (kind == "tmap") {
+    std::string why;
+    if (!warpscope::tmap::parse_tensor_map_spec(text, spec.tmap, why)) throw Error(what + ": " + why);
+    ArgSpec buffer = ParseArgSpec(spec.tmap.buffer);
+    spec.kind = ArgKind::TensorMap;
+    spec.tensor_kind = buffer.kind;
+    spec.bytes = buffer.bytes;
+    spec.fill = buffer.fill;
+    spec.path = buffer.path;
   } else {
-    throw Error(what + ": unknown kind '" + kind + "' (buf, file, i32, u32, i64, u64, f32, f64)");
+    throw Error(what + ": unknown kind '" + kind + "' (buf, file, tmap, i32, u32, i64, u64, f32, f64)");
   }
   return spec;
 }
@@ -157,6 +171,7 @@ LaunchSpec ParseCommandLine(const std::vector<std::string>& argv) {
     else if (option == "--grid") { spec.grid = ParseDim3("--grid", next()); spec.grid_set = true; }
     else if (option == "--block") { spec.block = ParseDim3("--block", next()); spec.block_set = true; }
     else if (option == "--dyn-smem") spec.dyn_smem = unsigned(ParseUnsigned("--dyn-smem", next(), UINT32_MAX));
+    else if (option == "--cluster") { spec.cluster = ParseDim3("--cluster", next()); spec.cluster_set = true; }
     else if (option == "--arg") spec.args.push_back(ParseArgSpec(next()));
     else if (option == "--repeat") spec.repeat = unsigned(ParseUnsigned("--repeat", next(), 1000000));
     else if (option == "--seed") spec.seed = ParseUnsigned("--seed", next(), UINT64_MAX);

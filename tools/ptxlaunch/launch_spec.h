@@ -13,12 +13,18 @@
 //   buf:<bytes>:random   same as buf:<bytes>
 //   file:<path>          device buffer holding that file's bytes
 //   i32:<v> u32:<v> i64:<v> u64:<v> f32:<v> f64:<v>   a scalar (integers: decimal or 0x..)
+//   tmap:<buf:|file: spec>,dtype=..,dims=..,strides=..,box=..,swizzle=..[,...]
+//                        a CUtensorMap made by cuTensorMapEncodeTiled for that buffer (the
+//                        syntax is warpscope's src/emu/tensor_map_spec.h, shared with it)
+//   --cluster X[,Y[,Z]]  launch with thread block clusters (cuLaunchKernelEx)
 #pragma once
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "emu/tensor_map_spec.h"
 
 namespace ptxlaunch {
 
@@ -27,7 +33,7 @@ struct Error : std::runtime_error {
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
-enum class ArgKind { Buffer, File, I32, U32, I64, U64, F32, F64 };
+enum class ArgKind { Buffer, File, I32, U32, I64, U64, F32, F64, TensorMap };
 enum class BufferFill { Random, Zero };
 
 struct ArgSpec {
@@ -39,6 +45,9 @@ struct ArgSpec {
   int64_t int_value = 0;     // I32, I64
   uint64_t uint_value = 0;   // U32, U64
   double float_value = 0.0;  // F32, F64
+  // TensorMap: the map, and its tensor's buffer (kind Buffer or File, in the fields above).
+  warpscope::tmap::TensorMapSpec tmap;
+  ArgKind tensor_kind = ArgKind::Buffer;
 };
 
 struct Dim3 {
@@ -51,6 +60,8 @@ struct LaunchSpec {
   Dim3 grid, block;
   bool grid_set = false, block_set = false;
   unsigned dyn_smem = 0;
+  Dim3 cluster;             // --cluster: blocks per cluster
+  bool cluster_set = false;
   std::vector<ArgSpec> args;
   unsigned repeat = 1;
   uint64_t seed = 1;

@@ -73,6 +73,7 @@ bool Fits(const PtxParam& param, ArgKind kind) {
     case ArgKind::I32: case ArgKind::U32: return t == ".u32" || t == ".s32" || t == ".b32";
     case ArgKind::F32: return t == ".f32" || t == ".b32";
     case ArgKind::F64: return t == ".f64" || t == ".b64";
+    case ArgKind::TensorMap: return false;  // a CUtensorMap is a .b8 [128] aggregate
   }
   return false;
 }

@@ -53,11 +53,37 @@ std::vector<unsigned char> PseudoRandomBytes(uint64_t bytes, uint64_t seed) {
   return data;
 }
 
-// One kernel parameter's storage; kernelParams points at `value`.
+// One kernel parameter's storage; kernelParams points at `value` (128 bytes, 64-byte
+// aligned: a CUtensorMap fits).
 struct ParamSlot {
-  alignas(8) unsigned char value[8] = {};
+  alignas(64) unsigned char value[128] = {};
   CUdeviceptr buffer = 0;
 };
+
+// The tensor map of a tmap: argument over `buffer`, encoded by the driver.
+CUtensorMap EncodeTensorMap(const ArgSpec& arg, CUdeviceptr buffer) {
+  const warpscope::tmap::TensorMapFields& f = arg.tmap.fields;
+  cuuint64_t dims[5], strides[4];
+  cuuint32_t box[5], elem[5];
+  for (int i = 0; i < f.rank; ++i) {
+    dims[i] = f.dims[i];
+    box[i] = f.box[i];
+    elem[i] = f.elem_strides[i];
+    if (i + 1 < f.rank) strides[i] = f.strides[i];
+  }
+  CUtensorMap map;
+  CUresult r = cuTensorMapEncodeTiled(&map, static_cast<CUtensorMapDataType>(f.dtype), static_cast<cuuint32_t>(f.rank),
+                                      reinterpret_cast<void*>(buffer), dims, strides, box, elem,
+                                      static_cast<CUtensorMapInterleave>(f.interleave),
+                                      static_cast<CUtensorMapSwizzle>(f.swizzle), CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                      static_cast<CUtensorMapFloatOOBfill>(f.fill));
+  try {
+    Check(r, "cuTensorMapEncodeTiled");
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()) + " (--arg '" + arg.text + "')");
+  }
+  return map;
+}
 
 CUmodule LoadModule(const std::string& ptx_path, const std::string& ptx_text) {
   static char error_log[16384], info_log[16384];
@@ -84,11 +110,12 @@ void FillArguments(const LaunchSpec& spec, std::vector<ParamSlot>& slots) {
   for (size_t i = 0; i < spec.args.size(); ++i) {
     const ArgSpec& arg = spec.args[i];
     ParamSlot& slot = slots[i];
-    switch (arg.kind) {
+    const ArgKind kind = arg.kind == ArgKind::TensorMap ? arg.tensor_kind : arg.kind;
+    switch (kind) {
       case ArgKind::Buffer:
       case ArgKind::File: {
         std::vector<unsigned char> data;
-        if (arg.kind == ArgKind::File) {
+        if (kind == ArgKind::File) {
           std::string bytes = ReadFile(arg.path);
           if (bytes.empty()) throw Error("--arg '" + arg.text + "': the file is empty");
           data.assign(bytes.begin(), bytes.end());
@@ -99,7 +126,13 @@ void FillArguments(const LaunchSpec& spec, std::vector<ParamSlot>& slots) {
         }
         CHECK(cuMemAlloc(&slot.buffer, data.size()));
         CHECK(cuMemcpyHtoD(slot.buffer, data.data(), data.size()));
-        std::memcpy(slot.value, &slot.buffer, sizeof(slot.buffer));
+        if (arg.kind == ArgKind::TensorMap) {
+          CUtensorMap map = EncodeTensorMap(arg, slot.buffer);
+          static_assert(sizeof(map) == sizeof(slot.value), "a CUtensorMap is 128 bytes");
+          std::memcpy(slot.value, &map, sizeof(map));
+        } else {
+          std::memcpy(slot.value, &slot.buffer, sizeof(slot.buffer));
+        }
         break;
       }
       case ArgKind::I32: { int32_t v = int32_t(arg.int_value); std::memcpy(slot.value, &v, 4); break; }
@@ -108,6 +141,7 @@ void FillArguments(const LaunchSpec& spec, std::vector<ParamSlot>& slots) {
       case ArgKind::U64: { uint64_t v = arg.uint_value; std::memcpy(slot.value, &v, 8); break; }
       case ArgKind::F32: { float v = float(arg.float_value); std::memcpy(slot.value, &v, 4); break; }
       case ArgKind::F64: { double v = arg.float_value; std::memcpy(slot.value, &v, 8); break; }
+      case ArgKind::TensorMap: break;  // handled with its buffer above
     }
   }
 }
@@ -157,9 +191,13 @@ int Run(const LaunchSpec& spec) {
   const PtxEntry& entry = ResolveKernel(entries, spec.kernel);
   CheckArguments(entry, spec.args);
   if (spec.dry_run) {
-    for (const ArgSpec& arg : spec.args)
-      if (arg.kind == ArgKind::File && ReadFile(arg.path).empty())
-        throw Error("--arg '" + arg.text + "': the file is empty");
+    for (const ArgSpec& arg : spec.args) {
+      const bool file = arg.kind == ArgKind::File || (arg.kind == ArgKind::TensorMap && arg.tensor_kind == ArgKind::File);
+      if (file && ReadFile(arg.path).empty()) throw Error("--arg '" + arg.text + "': the file is empty");
+      std::string why;
+      if (arg.kind == ArgKind::TensorMap && !warpscope::tmap::check_tensor_map(arg.tmap.fields, why))
+        throw Error("--arg '" + arg.text + "': cuTensorMapEncodeTiled would fail: " + why);
+    }
     std::printf("ptxlaunch: dry run ok: %s\n", DescribeEntry(entry).c_str());
     return 0;
   }
@@ -190,10 +228,33 @@ void LaunchOne(const LaunchSpec& spec, const PtxEntry& entry, const std::string&
 
   // One launch first (module load and first-touch out of the way), then each of the
   // --repeat launches timed with CUDA events; median, min and max per launch.
+  // With --cluster, cuLaunchKernelEx with the cluster dimension attribute (more than 8
+  // blocks per cluster needs the non-portable size allowed first).
+  CUlaunchAttribute cluster_attribute{};
+  cluster_attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  cluster_attribute.value.clusterDim.x = spec.cluster.x;
+  cluster_attribute.value.clusterDim.y = spec.cluster.y;
+  cluster_attribute.value.clusterDim.z = spec.cluster.z;
+  if (spec.cluster_set && 1ull * spec.cluster.x * spec.cluster.y * spec.cluster.z > 8)
+    CHECK(cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1));
+  CUlaunchConfig config{};
+  config.gridDimX = spec.grid.x;
+  config.gridDimY = spec.grid.y;
+  config.gridDimZ = spec.grid.z;
+  config.blockDimX = spec.block.x;
+  config.blockDimY = spec.block.y;
+  config.blockDimZ = spec.block.z;
+  config.sharedMemBytes = spec.dyn_smem;
+  config.attrs = &cluster_attribute;
+  config.numAttrs = 1;
   auto launch = [&] {
-    CHECK(cuLaunchKernel(function, spec.grid.x, spec.grid.y, spec.grid.z, spec.block.x, spec.block.y,
-                         spec.block.z, spec.dyn_smem, nullptr, params.empty() ? nullptr : params.data(),
-                         nullptr));
+    if (spec.cluster_set) {
+      CHECK(cuLaunchKernelEx(&config, function, params.empty() ? nullptr : params.data(), nullptr));
+    } else {
+      CHECK(cuLaunchKernel(function, spec.grid.x, spec.grid.y, spec.grid.z, spec.block.x, spec.block.y,
+                           spec.block.z, spec.dyn_smem, nullptr, params.empty() ? nullptr : params.data(),
+                           nullptr));
+    }
   };
   launch();
   CHECK(cuCtxSynchronize());
