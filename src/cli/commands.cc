@@ -11,6 +11,8 @@
 #include "cli/kernel_command.h"
 #include "cli/pattern_command.h"
 #include "cli/profile_command.h"
+#include "cli/version.h"
+#include "support/expected.h"
 
 namespace warpscope::cli {
 
@@ -25,12 +27,19 @@ constexpr std::array kCommands{
 };
 }  // namespace
 
+int report_error(CommandContext& ctx, const Error& e) {
+  ctx.err << "warpscope: " << e.render() << "\n";
+  return e.usage() ? kExitBadInput : kExitError;
+}
+
 void add_commands(CLI::App& app, CommandContext& ctx) {
   for (const Command& c : kCommands) c.add(app, ctx);
 }
 
 int run_cli(int argc, const char* const* argv, CommandContext& ctx) {
   CLI::App app{"warpscope: what your CUDA kernels' memory accesses cost, without a GPU"};
+  app.set_version_flag("-V,--version", std::string("warpscope ") + version() + " (commit " + build_commit() + ")",
+                       "print the version and the commit it was built from, and exit");
   app.require_subcommand(1);
   add_commands(app, ctx);
   try {

@@ -30,10 +30,7 @@ struct FixOptions {
   int registers = 0;  // --registers: given, instead of asking ptxas -v
 };
 
-int fail(CommandContext& ctx, const Error& e) {
-  ctx.err << "warpscope: " << e.render() << "\n";
-  return kExitError;
-}
+int fail(CommandContext& ctx, const Error& e) { return report_error(ctx, e); }
 
 int run_fix(const FixOptions& o, CommandContext& ctx) {
   auto prepared = prepare_launch(o.launch, ctx.in);

@@ -36,10 +36,7 @@ struct KernelOptions {
   std::vector<std::string> fail_on;
 };
 
-int fail(CommandContext& ctx, const Error& e) {
-  ctx.err << "warpscope: " << e.render() << "\n";
-  return kExitError;
-}
+int fail(CommandContext& ctx, const Error& e) { return report_error(ctx, e); }
 
 // Parses every --fail-on before the emulation, so a typo costs no time.
 Expected<std::vector<analysis::FailCondition>> parse_fail_conditions(const std::vector<std::string>& texts) {

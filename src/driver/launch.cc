@@ -27,42 +27,41 @@ Expected<std::unique_ptr<PreparedLaunch>> prepare_launch(const LaunchRequest& o)
   auto p = std::make_unique<PreparedLaunch>();
   p->request = o;
   auto arch = model::find_arch(o.arch);
-  if (!arch) return arch.error();
+  if (!arch) return as_usage(arch.error());
   p->arch = *arch;
-  auto ptx_text = read_ptx(o.file, o.text);
+  auto ptx_text = read_ptx(o.file, o.text, SourceOptions{o.lang, o.nvcc_args});
   if (!ptx_text) return ptx_text.error();
   p->ptx = std::move(*ptx_text);
   auto module = ptx::parse(p->ptx.text, p->ptx.path);
   if (!module) return module.error();
   p->module = std::move(*module);
+  std::vector<std::string> entries;
+  for (const auto& f : p->module.functions)
+    if (f.is_entry && !f.is_declaration) entries.push_back(f.name);
+  if (entries.empty())
+    return make_error("no .entry in " + p->ptx.path + ": the PTX defines no kernel (only device functions or data)");
   std::string name = o.kernel;
   if (name.empty()) {  // one kernel in the file: take it
-    std::vector<std::string> entries;
-    for (const auto& f : p->module.functions)
-      if (f.is_entry) entries.push_back(f.name);
     if (entries.size() != 1) {
       std::string list;
       for (const auto& e : entries) list += (list.empty() ? "" : ", ") + e;
-      return make_error("--kernel is required: " + p->ptx.path + " has kernels " + list);
+      return make_usage_error("--kernel is required: " + p->ptx.path + " has kernels " + list);
     }
     name = entries[0];
   }
   auto kernel = emu::find_kernel(p->module, name);
-  if (!kernel) return kernel.error();
+  if (!kernel) return as_usage(kernel.error());
   p->kernel = *kernel;
   p->kernel_name = p->module.functions[static_cast<std::size_t>(*kernel)].name;
   auto grid = parse_dim3(o.grid, "--grid");
   if (!grid) return grid.error();
   auto block = parse_dim3(o.block, "--block");
   if (!block) return block.error();
-  if (block->count() > 1024) return make_error("--block: at most 1024 threads per block");
+  if (block->count() > 1024) return make_usage_error("--block: at most 1024 threads per block");
   p->launch = emu::LaunchConfig{*grid, *block, o.dyn_smem};
   p->blocks_total = grid->count();
-  {  // check the arguments once, before any run
-    emu::GlobalMemory memory;
-    auto args = p->arguments(memory);
-    if (!args) return args.error();
-  }
+  // Check the arguments once, before any run (allocating nothing: a buffer may be large).
+  if (auto checked = emu::check_arguments(p->module, p->kernel, o.args); !checked) return checked.error();
   p->run_options.workers = o.jobs;
   auto selection = parse_block_selection(o.blocks, grid->count());
   if (!selection) return selection.error();

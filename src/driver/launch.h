@@ -28,6 +28,8 @@ namespace warpscope::driver {
 struct LaunchRequest {
   std::string file;                 // .ptx or .cu path; with `text`, only its name and kind
   std::optional<std::string> text;  // the PTX (or CUDA source) itself, instead of reading `file`
+  std::string lang;                 // "", "ptx" or "cu": what `file` (or `text`) holds; "": by its name
+  std::vector<std::string> nvcc_args;  // extra nvcc arguments for CUDA source
   std::string kernel;               // plain or mangled; may be empty when the module has one
   std::string grid = "1";           // X[,Y[,Z]]
   std::string block = "32";

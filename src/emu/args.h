@@ -1,17 +1,22 @@
-// args.h: kernel arguments from `--arg` specs, checked against the kernel's parameters.
+// args.h: kernel arguments from `--arg` specs (the grammar: arg_spec.h), checked against the
+// kernel's parameters, and the buffers they name, allocated and filled.
 //
-//   buf:<bytes>   a zeroed device buffer (named "arg<i>", i from 0), passed by address
-//   file:<path>   a buffer holding the file's bytes
-//   i32:<v> u32:<v> i64:<v> u64:<v> f32:<v> f64:<v>   scalars
+//   --arg buf:1M --arg rand:65536:u8:7 --arg i32:512 --arg struct:i32:4,f32:0.5,buf:1K
 //
-// A buffer goes to an 8-byte integer parameter, a scalar to a parameter of its size
-// (and kind, for floats). Errors name the argument and list the kernel's parameters.
+// A buffer goes to an 8-byte integer (pointer) parameter, a scalar to a parameter of its
+// size and kind (an integer to .u/.s/.b, a float to .f/.b; any of them to a by-value
+// aggregate `.b8 p[N]` of its size), bytes: and struct: to a parameter of exactly their size.
+// Buffers are named "arg<i>" (i from 0; a struct's pointer fields "arg<i>.<field>"), and
+// all of one launch hold at most GlobalMemory::kMaxTotalBytes, checked before allocating.
+// Errors name the argument and list the kernel's parameters; they are usage errors except
+// for a file that cannot be read.
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "emu/arg_spec.h"
 #include "emu/launch.h"
 #include "ptx/ir.h"
 #include "support/expected.h"
@@ -27,7 +32,33 @@ struct Arguments {
   std::vector<std::uint64_t> buffers;  // per argument: the buffer's address, or 0 for scalars
 };
 
+// The name of the buffer argument `index` (0-based) gets: "arg1". Reports show addresses in it
+// as "arg1+0x1f40" (or by the parameter's name, when the .cu is at hand).
+std::string buffer_name(std::size_t index);
+
+// Checks every spec against the kernel's parameters and the buffer budget, allocates and fills
+// the buffers.
 Expected<Arguments> make_arguments(const ptx::Module& module, int kernel, const std::vector<std::string>& specs,
                                    GlobalMemory& memory, const FileReader& reader = read_file);
+
+// The same checks, allocating nothing (files are read to learn their sizes).
+Status check_arguments(const ptx::Module& module, int kernel, const std::vector<std::string>& specs,
+                       const FileReader& reader = read_file);
+
+// Kinds whose bytes only the emulator's side can make (arg_spec.h's Form::Extension), by
+// name: a tensor map (`tmap:`) is a row here.
+struct ArgContext {
+  const ptx::Module& module;
+  int kernel;
+  std::size_t index;           // the argument's position
+  const ptx::Variable& param;  // the parameter it goes to
+  GlobalMemory* memory;        // nullptr when only checking
+  const Arguments& earlier;    // the arguments before it
+};
+struct ArgExtension {
+  const char* kind;
+  Expected<KernelArg> (*make)(const ArgSpec& spec, ArgContext& context);
+};
+const std::vector<ArgExtension>& arg_extensions();
 
 }  // namespace warpscope::emu

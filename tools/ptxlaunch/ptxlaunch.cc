@@ -39,24 +39,10 @@ std::string ReadFile(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// Deterministic bytes (splitmix64), so two runs and two machines fill alike.
-std::vector<unsigned char> PseudoRandomBytes(uint64_t bytes, uint64_t seed) {
-  std::vector<unsigned char> data(bytes);
-  uint64_t state = seed;
-  for (uint64_t i = 0; i < bytes; i += 8) {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    std::memcpy(&data[i], &z, bytes - i < 8 ? bytes - i : 8);
-  }
-  return data;
-}
-
 // One kernel parameter's storage; kernelParams points at `value`.
 struct ParamSlot {
-  alignas(8) unsigned char value[8] = {};
-  CUdeviceptr buffer = 0;
+  std::vector<unsigned char> value;
+  std::vector<CUdeviceptr> buffers;
 };
 
 CUmodule LoadModule(const std::string& ptx_path, const std::string& ptx_text) {
@@ -84,31 +70,21 @@ void FillArguments(const LaunchSpec& spec, std::vector<ParamSlot>& slots) {
   for (size_t i = 0; i < spec.args.size(); ++i) {
     const ArgSpec& arg = spec.args[i];
     ParamSlot& slot = slots[i];
-    switch (arg.kind) {
-      case ArgKind::Buffer:
-      case ArgKind::File: {
-        std::vector<unsigned char> data;
-        if (arg.kind == ArgKind::File) {
-          std::string bytes = ReadFile(arg.path);
-          if (bytes.empty()) throw Error("--arg '" + arg.text + "': the file is empty");
-          data.assign(bytes.begin(), bytes.end());
-        } else if (arg.fill == BufferFill::Random) {
-          data = PseudoRandomBytes(arg.bytes, spec.seed * 1000003ull + i);
-        } else {
-          data.assign(arg.bytes, 0);
-        }
-        CHECK(cuMemAlloc(&slot.buffer, data.size()));
-        CHECK(cuMemcpyHtoD(slot.buffer, data.data(), data.size()));
-        std::memcpy(slot.value, &slot.buffer, sizeof(slot.buffer));
-        break;
+    std::vector<uint64_t> addresses;
+    for (const BufferNeed& need : BuffersOf(arg)) {
+      std::vector<unsigned char> data;
+      try {
+        data = BufferBytes(*need.recipe, spec.seed, i, need.field, ReadFile);
+      } catch (const Error& e) {
+        throw Error("--arg '" + arg.text + "': " + e.what());
       }
-      case ArgKind::I32: { int32_t v = int32_t(arg.int_value); std::memcpy(slot.value, &v, 4); break; }
-      case ArgKind::U32: { uint32_t v = uint32_t(arg.uint_value); std::memcpy(slot.value, &v, 4); break; }
-      case ArgKind::I64: { int64_t v = arg.int_value; std::memcpy(slot.value, &v, 8); break; }
-      case ArgKind::U64: { uint64_t v = arg.uint_value; std::memcpy(slot.value, &v, 8); break; }
-      case ArgKind::F32: { float v = float(arg.float_value); std::memcpy(slot.value, &v, 4); break; }
-      case ArgKind::F64: { double v = arg.float_value; std::memcpy(slot.value, &v, 8); break; }
+      CUdeviceptr buffer = 0;
+      CHECK(cuMemAlloc(&buffer, data.size()));
+      CHECK(cuMemcpyHtoD(buffer, data.data(), data.size()));
+      slot.buffers.push_back(buffer);
+      addresses.push_back(uint64_t(buffer));
     }
+    slot.value = ParamBytes(arg, addresses);
   }
 }
 
@@ -136,9 +112,10 @@ int Run(const LaunchSpec& spec) {
   const PtxEntry& entry = ResolveKernel(entries, spec.kernel);
   CheckArguments(entry, spec.args);
   if (spec.dry_run) {
-    for (const ArgSpec& arg : spec.args)
-      if (arg.kind == ArgKind::File && ReadFile(arg.path).empty())
-        throw Error("--arg '" + arg.text + "': the file is empty");
+    for (size_t i = 0; i < spec.args.size(); ++i)
+      for (const BufferNeed& need : BuffersOf(spec.args[i]))
+        if (need.recipe->contents == BufferRecipe::Contents::File && ReadFile(need.recipe->path).empty())
+          throw Error("--arg '" + spec.args[i].text + "': the file is empty");
     std::printf("ptxlaunch: dry run ok: %s\n", DescribeEntry(entry).c_str());
     return 0;
   }
@@ -160,7 +137,7 @@ int Run(const LaunchSpec& spec) {
   std::vector<ParamSlot> slots(spec.args.size());
   FillArguments(spec, slots);
   std::vector<void*> params;
-  for (ParamSlot& slot : slots) params.push_back(slot.value);
+  for (ParamSlot& slot : slots) params.push_back(slot.value.data());
 
   // One launch first (module load and first-touch out of the way), then each of the
   // --repeat launches timed with CUDA events; median, min and max per launch.
@@ -196,7 +173,7 @@ int Run(const LaunchSpec& spec) {
   std::printf("\n");
 
   for (ParamSlot& slot : slots)
-    if (slot.buffer) CHECK(cuMemFree(slot.buffer));
+    for (CUdeviceptr buffer : slot.buffers) CHECK(cuMemFree(buffer));
   CHECK(cuModuleUnload(module));
   CHECK(cuDevicePrimaryCtxRelease(device));
   return 0;
