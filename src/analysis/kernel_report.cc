@@ -6,6 +6,8 @@
 #include <functional>
 #include <tuple>
 
+#include "ptx/source_position.h"
+
 namespace warpscope::analysis {
 
 const std::vector<std::string>& kernel_metric_names() {
@@ -48,7 +50,7 @@ void add_metrics(Metrics& m, const InstructionCost& c, double scale) {
 // The line an instruction is reported on: its own .loc, also for inlined code (ncu's Source
 // page always shows an inlined instruction on its innermost line; whether it also shows it
 // at the call site depends on ptxas's line table, which only the SASS tells).
-ptx::SourceLoc user_loc(const ptx::Instruction& inst) { return inst.debug.loc; }
+ptx::SourceLoc line_loc(const ptx::Instruction& inst) { return inst.debug.loc; }
 
 std::string file_name(const ptx::Module& module, int file) {
   auto it = module.files.find(file);
@@ -56,6 +58,11 @@ std::string file_name(const ptx::Module& module, int file) {
 }
 
 }  // namespace
+
+bool KernelReport::failed() const {
+  return std::any_of(diagnostics.begin(), diagnostics.end(),
+                     [](const emu::Diagnostic& d) { return d.severity == emu::Diagnostic::Severity::Error; });
+}
 
 KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, const emu::LaunchConfig& launch,
                                  emu::RunReport& run, std::uint64_t blocks_total, const SourceLines& source_lines) {
@@ -90,7 +97,7 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
     add_metrics(r.metrics, c, r.scale);
     // An inlined instruction counts on its own line and on its outermost call site, as on
     // ncu's Source page (which shows it at the call site too when ptxas's line table says so).
-    std::vector<ptx::SourceLoc> locs{user_loc(*c.instruction)};
+    std::vector<ptx::SourceLoc> locs{line_loc(*c.instruction)};
     if (c.instruction->debug.inlined() && c.instruction->debug.outer.known()) locs.push_back(c.instruction->debug.outer);
     for (const ptx::SourceLoc& loc : locs) {
       // Without .loc, each PTX line is its own line of the report (file key -1: the PTX).
@@ -116,6 +123,13 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
         line.excess_sectors += c.excess_sectors();
       }
       if (c.worst_cost.shared) line.conflict_degree = std::max(line.conflict_degree, c.worst_cost.shared->worst_degree);
+      // A toolkit header's line names the user's call site it is also counted at.
+      if (locs.size() > 1 && loc == locs[0] && ptx::is_toolkit_header(line.file) &&
+          !ptx::is_toolkit_header(file_name(module, locs[1].file))) {
+        const std::string site = ptx::display_file(file_name(module, locs[1].file)) + ":" + std::to_string(locs[1].line);
+        if (std::find(line.also_counted_at.begin(), line.also_counted_at.end(), site) == line.also_counted_at.end())
+          line.also_counted_at.push_back(site);
+      }
       LineInstruction li{c.instruction->text, c.instruction->ptx_line, c};
       if (!line.worst || c.worst_excess > line.worst->cost.worst_excess) line.worst = li;
       line.instructions.push_back(std::move(li));

@@ -49,6 +49,10 @@ struct LineReport {
   std::vector<LineInstruction> instructions;
   // The line's worst instruction (most excess), for the lane -> address -> bank listing.
   std::optional<LineInstruction> worst;
+  // A line of a toolkit header (ptx/source_position.h) whose code was inlined into the user's:
+  // the call sites its instructions are also counted at ("histogram.cu:35"), where findings
+  // and advice point. Empty for the user's own lines.
+  std::vector<std::string> also_counted_at;
 };
 
 // A whole source file the report's lines point into, for listings that show every line
@@ -73,10 +77,16 @@ struct KernelReport {
   std::vector<SourceFile> sources;  // the readable files the lines name, in order of first use
   std::vector<emu::Diagnostic> diagnostics;
   std::vector<emu::Region> regions;  // InstructionCost::region indexes this (names the arrays)
+  // The kernel's parameter names for messages, by position: a buffer "arg1" is shown by its
+  // parameter's name when the entry is not empty (driver::PreparedLaunch::parameter_names).
+  std::vector<std::string> parameter_names;
   std::uint64_t warp_instructions = 0;
   std::uint64_t thread_instructions = 0;
   double seconds = 0;
   int workers = 0;
+
+  // An error diagnostic stopped the emulation: the figures are partial, not results.
+  bool failed() const;
 };
 
 // Reads a source file's lines for the listing; may fail (the report then has no text).

@@ -14,6 +14,8 @@
 #include "cli/version.h"
 #include "driver/process.h"
 
+#include <nlohmann/json.hpp>
+
 namespace warpscope::cli {
 namespace {
 
@@ -182,6 +184,63 @@ TEST(Help, TheLaunchGrammarIsInTheHelp) {
                              "f16 bf16", "--nvcc-arg", "--lang", "2 usage error"})
     EXPECT_NE(r.out.find(needle), std::string::npos) << needle;
   EXPECT_NE(run({"fix", "--help"}).out.find("powers of 1024"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace warpscope::cli
+
+namespace warpscope::cli {
+namespace {
+
+const std::string kHistogram = kRoot + "/examples/histogram.ptx";
+const std::string kInput = kRoot + "/examples/data/histogram_input.bin";
+
+TEST(Messages, InlinedAtomicsAreFoundAtTheCallSite) {
+  const CliRun r = run({"kernel", kHistogram, "--kernel", "histogram256_rank", "--grid", "32", "--block", "256", "--arg",
+                        "buf:1024", "--arg", "buf:262144", "--arg", "file:" + kInput, "--arg", "i32:65536", "--no-sass",
+                        "-q"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  // The table keeps ncu's header line, says where it is counted too; the findings are the user's line.
+  EXPECT_NE(r.out.find("  device_atomic_functions.hpp:112 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(inlined: also counted at histogram.cu:35, histogram.cu:37)"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("histogram.cu:35:5: warning: 18-way shared-memory bank conflict in atomics on 's_hist'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("device_atomic_functions"), std::string::npos) << r.err;
+  // The next step, for this very launch.
+  EXPECT_NE(r.out.find("\n  warpscope fix " + kHistogram + " --kernel histogram256_rank --grid 32 --block 256 --arg "
+                       "buf:1024 --arg buf:262144 --arg file:" + kInput + " --arg i32:65536 --no-sass\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(Messages, DiagnosticsPointAtTheSourceAndThePtxLineOnlyWhenVerbose) {
+  const std::vector<std::string> launch{"kernel", kRoot + "/examples/reduce_sequential.ptx", "--kernel",
+                                        "reduce_sequential", "--grid", "2", "--block", "256", "--arg", "buf:8",
+                                        "--arg", "buf:2048", "--no-sass", "-q"};
+  const CliRun r = run(launch);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("at reduce_sequential.cu:12:3\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("pass --dyn-smem BYTES"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("PTX line"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("Kernel totals"), std::string::npos) << "a failed run's totals are not results:\n" << r.out;
+  std::vector<std::string> verbose = launch;
+  verbose.push_back("--verbose");
+  EXPECT_NE(run(verbose).err.find("at reduce_sequential.cu:12:3 [PTX line 46]\n"), std::string::npos);
+  std::vector<std::string> json = launch;
+  json.push_back("--json");
+  const auto j = nlohmann::json::parse(run(json).out);
+  EXPECT_TRUE(j["failed"].get<bool>());
+  EXPECT_FALSE(j.contains("metrics"));
+  EXPECT_EQ(j["diagnostics"][0]["ptx_line"], 46);
+  std::vector<std::string> fix = launch;
+  fix[0] = "fix";
+  const CliRun f = run(fix);
+  EXPECT_EQ(f.status, 1);
+  EXPECT_NE(f.out.find("the emulation stopped with an error, so there is nothing to fix or prove yet"),
+            std::string::npos)
+      << f.out;
+  EXPECT_EQ(f.out.find("kernel after"), std::string::npos) << f.out;
 }
 
 }  // namespace

@@ -17,6 +17,9 @@
 #include "driver/input.h"
 #include "report/fix_report.h"
 #include "report/html_writer.h"
+#include "report/kernel_text.h"
+
+#include <nlohmann/json.hpp>
 
 namespace warpscope::cli {
 
@@ -53,6 +56,20 @@ int run_fix(const FixOptions& o, CommandContext& ctx) {
   bar.finish();
   if (!fixed) return fail(ctx, fixed.error());
   const analysis::FixReport& report = fixed->report;
+  if (fixed->failed) {  // partial figures: nothing to fix or prove yet
+    if (o.json) {
+      nlohmann::json diagnostics = nlohmann::json::array();
+      for (const auto& d : fixed->diagnostics) diagnostics.push_back(report::diagnostic_text(d, o.launch.verbose));
+      ctx.out << nlohmann::json{{"kernel", report.before.kernel}, {"failed", true}, {"diagnostics", diagnostics}}.dump(2)
+              << "\n";
+    } else {
+      ctx.out << "warpscope fix: " << report.before.kernel
+              << ": the emulation stopped with an error, so there is nothing to fix or prove yet:\n";
+      for (const auto& d : fixed->diagnostics) ctx.out << "  " << report::diagnostic_text(d, o.launch.verbose) << "\n";
+    }
+    for (const auto& d : fixed->diagnostics) ctx.err << "warpscope: " << report::diagnostic_text(d, o.launch.verbose) << "\n";
+    return kExitError;
+  }
   if (!o.html.empty())
     if (auto written = driver::write_text_file(o.html, report::fix_html(report, *p.arch)); !written)
       return fail(ctx, written.error());
@@ -60,10 +77,8 @@ int run_fix(const FixOptions& o, CommandContext& ctx) {
     ctx.out << report::fix_json(report).dump(2) << "\n";
   else
     ctx.out << report::fix_text(report);
-  for (const auto& d : fixed->diagnostics)
-    ctx.err << "warpscope: " << (d.severity == emu::Diagnostic::Severity::Error ? "error: " : "warning: ") << d.message
-            << "\n";
-  return fixed->failed ? kExitError : kExitOk;
+  for (const auto& d : fixed->diagnostics) ctx.err << "warpscope: " << report::diagnostic_text(d, o.launch.verbose) << "\n";
+  return kExitOk;
 }
 
 }  // namespace

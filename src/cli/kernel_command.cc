@@ -88,10 +88,8 @@ int run_kernel(const KernelOptions& o, CommandContext& ctx) {
   if (o.json)
     ctx.out << report::kernel_json(report).dump(2) << "\n";
   else
-    ctx.out << report::kernel_text(report);
-  for (const auto& d : report.diagnostics)
-    ctx.err << "warpscope: " << (d.severity == emu::Diagnostic::Severity::Error ? "error: " : "warning: ") << d.message
-            << "\n";
+    ctx.out << report::kernel_text(report, {o.launch.verbose, fix_command_line(o.launch)});
+  for (const auto& d : report.diagnostics) ctx.err << "warpscope: " << report::diagnostic_text(d, o.launch.verbose) << "\n";
   if (analysis->failed) return kExitError;  // partial figures: no gate, no findings
   return report_findings(o, report, *conditions, ctx);
 }

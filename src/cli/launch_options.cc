@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "driver/process.h"
 #include "emu/arg_spec.h"
 
 namespace warpscope::cli {
@@ -56,6 +57,30 @@ void add_launch_options(CLI::App& sub, LaunchOptions& o) {
   sub.add_option("--sass-listing", r.sass_listing,
                  "use this `nvdisasm -c -gi` listing of the kernel's cubin instead of running ptxas and nvdisasm");
   sub.footer(launch_help_footer());
+}
+
+std::string fix_command_line(const LaunchOptions& o) {
+  const driver::LaunchRequest& r = o.request;
+  std::vector<std::string> words{"warpscope", "fix", r.file == "<stdin>" ? "-" : r.file};
+  auto add = [&](const std::string& option, const std::string& value) {
+    words.push_back(option);
+    words.push_back(value);
+  };
+  if (!r.kernel.empty()) add("--kernel", r.kernel);
+  add("--grid", r.grid);
+  add("--block", r.block);
+  if (r.dyn_smem != 0) add("--dyn-smem", std::to_string(r.dyn_smem));
+  for (const std::string& a : r.args) add("--arg", a);
+  if (!r.lang.empty()) add("--lang", r.lang);
+  for (const std::string& a : r.nvcc_args) words.push_back("--nvcc-arg=" + a);
+  if (!r.blocks.empty()) add("--blocks", r.blocks);
+  if (r.arch != "sm_90") add("--arch", r.arch);
+  if (r.no_sass) words.push_back("--no-sass");
+  if (!r.sass_listing.empty()) add("--sass-listing", r.sass_listing);
+  std::string line;
+  for (const std::string& w : words) line += (line.empty() ? "" : " ") + driver::shell_quote(w);
+  if (r.file == "<stdin>") line += "  < (the same standard input)";
+  return line;
 }
 
 Expected<std::unique_ptr<driver::PreparedLaunch>> prepare_launch(const LaunchOptions& o, std::istream& in) {

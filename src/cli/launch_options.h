@@ -27,6 +27,10 @@ struct LaunchOptions {
 // The --help text after the options: the --arg kinds and the exit statuses.
 std::string launch_help_footer();
 
+// `warpscope fix` for the same launch, words quoted for the shell:
+//   warpscope fix examples/transpose_tiled.ptx --kernel transpose_tiled_f32 --grid 16,16 --block 32,8 --arg ...
+std::string fix_command_line(const LaunchOptions& o);
+
 // Registers the options above on a subcommand.
 void add_launch_options(CLI::App& sub, LaunchOptions& o);
 

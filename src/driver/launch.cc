@@ -17,7 +17,14 @@ std::vector<std::string> PreparedLaunch::source_lines(const std::string& path) c
   return read_source_lines(path, ptx.source_dir);
 }
 
+std::vector<std::string> PreparedLaunch::parameter_names() const {
+  // PTX names parameters <kernel>_param_<i>, which says nothing the position does not; the
+  // .cu's names are for the front end to supply here.
+  return std::vector<std::string>(module.functions[static_cast<std::size_t>(kernel)].params.size());
+}
+
 void PreparedLaunch::stamp(analysis::KernelReport& report) const {
+  report.parameter_names = parameter_names();
   report.priced_from = from_sass ? "sass" : "ptx";
   report.merged_groups = from_sass ? plan.groups : 0;
   report.sass_note = sass_note;

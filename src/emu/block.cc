@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "emu/lanes.h"
+#include "ptx/source_position.h"
 
 namespace warpscope::emu {
 
@@ -36,7 +37,7 @@ Dim3 BlockContext::thread_of(int warp, int lane) const {
 
 std::string BlockContext::where() const {
   const ptx::Instruction* origin = pc < program->code.size() ? program->code[pc].origin : nullptr;
-  return origin != nullptr ? program->module->describe(*origin) : "the end of the kernel";
+  return origin != nullptr ? ptx::source_position(*program->module, *origin) : "the end of the kernel";
 }
 
 bool unsupported(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
