@@ -62,6 +62,14 @@ struct SourceFile {
   std::vector<std::string> lines;
 };
 
+// One array's figures over the whole kernel (every instruction counted once, scaled like the
+// totals): a shared array by its accesses' wavefronts, a global buffer by its sectors.
+struct ArrayTotals {
+  int region = -1;  // KernelReport::regions
+  long long wavefronts = 0, ideal_wavefronts = 0;
+  long long sectors = 0, ideal_sectors = 0;
+};
+
 struct KernelReport {
   std::string kernel;
   std::string ptx_file;
@@ -80,6 +88,7 @@ struct KernelReport {
   // The kernel's parameter names for messages, by position: a buffer "arg1" is shown by its
   // parameter's name when the entry is not empty (driver::PreparedLaunch::parameter_names).
   std::vector<std::string> parameter_names;
+  std::vector<ArrayTotals> arrays;  // by region, in region order; only regions accessed
   std::uint64_t warp_instructions = 0;
   std::uint64_t thread_instructions = 0;
   double seconds = 0;
@@ -87,6 +96,11 @@ struct KernelReport {
 
   // An error diagnostic stopped the emulation: the figures are partial, not results.
   bool failed() const;
+  // The name a region is shown by: a shared array as the source spells it ("tile" for
+  // _ZZ19transpose_tiled_f32E4tile), a buffer "arg1" by its parameter's name when known
+  // ("arg2.0", a struct's pointer field, as "params.0"), others as they are.
+  std::string region_display_name(int region) const;
+  std::string buffer_display_name(const std::string& buffer) const;
 };
 
 // Reads a source file's lines for the listing; may fail (the report then has no text).

@@ -6,6 +6,7 @@
 
 #include "cli/access_command.h"
 #include "cli/calibrate_command.h"
+#include "cli/check_command.h"
 #include "cli/command.h"
 #include "cli/fix_command.h"
 #include "cli/kernel_command.h"
@@ -23,6 +24,7 @@ constexpr std::array kCommands{
     Command{"kernel", add_kernel_command},
     Command{"calibrate", add_calibrate_command},
     Command{"fix", add_fix_command},
+    Command{"check", add_check_command},
     Command{"profile", add_profile_command},
 };
 }  // namespace
