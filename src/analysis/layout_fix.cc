@@ -3,14 +3,17 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
 #include <memory>
 
+#include "analysis/element_type.h"
 #include "analysis/global_access_recorder.h"
 #include "analysis/remap_listener.h"
 #include "analysis/shared_access_recorder.h"
+#include "ptx/source_position.h"
 
 namespace warpscope::analysis {
 
@@ -36,6 +39,29 @@ std::map<int, Wavefronts> wavefronts_by_region(const model::Arch& arch, const em
     w.ideal = static_cast<std::uint64_t>(std::llround(static_cast<double>(w.ideal) * scale));
   }
   return out;
+}
+
+// The array's element type in the user's words: the .cu's declaration, else what the PTX
+// accesses of the element's width read, else a name for its size.
+std::string element_type_of(const FixInputs& in, const emu::RunReport& run, const std::string& name,
+                            const std::vector<RecordedAccess>& accesses, std::uint64_t elem_bytes) {
+  if (in.source_lines)
+    for (const auto& [index, path] : in.module.files) {
+      if (ptx::is_toolkit_header(path)) continue;
+      if (auto declared = declared_element_type(in.source_lines(path), name)) return *declared;
+    }
+  std::map<std::string, std::uint64_t> votes;
+  for (const RecordedAccess& r : accesses) {
+    if (r.pc >= run.instructions.size() || run.instructions[r.pc] == nullptr) continue;
+    const ptx::Instruction& inst = *run.instructions[r.pc];
+    const int vec = inst.vec;
+    if (static_cast<std::uint64_t>(ptx::type_bits(inst.type) / 8 * std::max(1, vec)) != elem_bytes) continue;
+    if (const std::string t = ptx_element_type(inst.type, vec); !t.empty()) votes[t] += r.count;
+  }
+  if (!votes.empty())
+    return std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) { return a.second < b.second; })
+        ->first;
+  return sized_element_type(elem_bytes);
 }
 
 double scale_of(const FixInputs& in, const emu::RunReport& run) {
@@ -88,6 +114,8 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
   report.registers_note = in.registers_note;
   report.global_blocks_recorded = global.blocks_recorded();
   report.blocks_run = first->blocks_run;
+  report.min_gain = in.min_gain;
+  report.max_shared_per_block = static_cast<std::uint64_t>(arch.max_shared_per_block);
   const double global_scale = global.blocks_recorded() == 0 ? 0.0
                                                               : static_cast<double>(in.blocks_total) /
                                                                     static_cast<double>(global.blocks_recorded());
@@ -105,9 +133,15 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
     fix.symbol = r.name;
     fix.name = array_name(r.name);
     fix.size = r.size;
+    for (const ptx::Variable& v : in.module.variables)
+      if (v.name == r.name && v.space == ptx::Space::Shared) fix.dynamic = v.is_dynamic;
     fix.before = it->second.total;
     fix.ideal = it->second.ideal;
-    fix.search = search_layouts(arch, r, list, in.keep);
+    // No layout may take the block past its shared-memory limit, counting the other arrays' changes.
+    const std::uint64_t used = report.shared_bytes_before + report.shared_bytes_after;
+    const std::uint64_t limit = report.max_shared_per_block;
+    fix.search = search_layouts(arch, r, list, SearchLimits{in.keep, used < limit ? limit - used : 0, in.min_gain});
+    fix.element_type = element_type_of(in, *first, fix.name, list, fix.search.elem_bytes);
     fix.occupancy_before = occupancy(arch, report.shared_bytes_before, threads, regs);
     fix.occupancy_after = fix.occupancy_before;
     if (!fix.search.best.empty()) {

@@ -79,7 +79,7 @@ TEST(FixCommand, TextNamesTheLayoutAndTheCode) {
   const CliRun r = run({"fix", kTranspose.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "16,16", "--block",
                         "32,8", "--arg", "buf:1048576", "--arg", "buf:1048576", "--arg", "i32:512", "--no-sass"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("tile (4096 B, 4-byte elements): 270336 -> 16384 shared wavefronts"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("tile (4096 B, float elements): 270336 -> 16384 shared wavefronts"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("__shared__ float tile[32][33];"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld  262144 -> 8192"), std::string::npos) << r.out;
 }

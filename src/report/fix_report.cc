@@ -10,7 +10,9 @@ namespace warpscope::report {
 
 namespace {
 
-layout::ArrayShape shape_of(const analysis::ArrayFix& a) { return {a.name, a.search.elem_bytes, a.size}; }
+layout::ArrayShape shape_of(const analysis::ArrayFix& a) {
+  return {a.name, a.search.elem_bytes, a.size, a.element_type, a.dynamic};
+}
 
 nlohmann::json occupancy_json(const analysis::Occupancy& o) {
   nlohmann::json limits{{"warps", o.by_warps}, {"blocks", o.by_blocks}, {"shared_memory", o.by_shared}};
@@ -101,6 +103,8 @@ nlohmann::json fix_json(const analysis::FixReport& r) {
   nlohmann::json arrays = nlohmann::json::array();
   for (const analysis::ArrayFix& a : r.arrays) {
     nlohmann::json j{{"array", a.name}, {"symbol", a.symbol}, {"size", a.size}, {"element_bytes", a.search.elem_bytes},
+                     {"element_type", a.element_type}, {"extern", a.dynamic},
+                     {"candidates_over_limit", a.search.over_limit}, {"candidates_below_min_gain", a.search.too_small},
                      {"before", a.before}, {"ideal", a.ideal}, {"after", a.after}};
     const layout::Layout chosen = a.chosen ? a.chosen->layout : layout::Layout{layout::Identity{}};
     j["layout"] = layout::describe(chosen);
@@ -135,10 +139,22 @@ std::string fix_text(const analysis::FixReport& r) {
   s << kernel_occupancy_text(r);
   if (r.arrays.empty()) s << "no shared array has bank conflicts: no layout to change\n";
   for (const analysis::ArrayFix& a : r.arrays) {
-    s << "\n" << a.name << " (" << a.size << " B, " << a.search.elem_bytes << "-byte elements): " << a.before
+    s << "\n" << a.name << " (" << (a.dynamic ? "extern, " : "") << a.size << " B, "
+      << (a.element_type.empty() ? std::to_string(a.search.elem_bytes) + "-byte" : a.element_type) << " elements): " << a.before
       << " -> " << a.after << " shared wavefronts (ideal " << a.ideal << "), after measured by re-running the kernel\n";
     if (!a.chosen) {
-      s << "  no candidate layout of " << a.search.candidates << " lowers its wavefronts\n";
+      s << "  no candidate layout of " << a.search.candidates << " lowers its wavefronts";
+      if (a.search.too_small > 0 || a.search.over_limit > 0) {
+        s << " enough to offer (";
+        if (a.search.too_small > 0)
+          s << a.search.too_small << " save less than " << r.min_gain * 100 << "% of " << a.search.before
+            << " wavefronts, the --min-gain";
+        if (a.search.too_small > 0 && a.search.over_limit > 0) s << "; ";
+        if (a.search.over_limit > 0)
+          s << a.search.over_limit << " would pass the block's " << r.max_shared_per_block << " bytes of shared memory";
+        s << ")";
+      }
+      s << "\n";
       continue;
     }
     s << "  layout   " << layout::describe(a.chosen->layout) << "\n";
