@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/atomic_advice.h"
 #include "analysis/fusion_plan.h"
 #include "analysis/global_advice.h"
 #include "analysis/kernel_report.h"
@@ -43,6 +44,10 @@ struct ArrayFix {
   std::uint64_t after = 0;
   ArraySearch search;
   std::optional<LayoutCandidate> chosen;  // search.best[0], when it beats the declared layout
+  // An array updated with shared atomics: the hot bins and the rewrites (atomic_advice.h). When
+  // its best offered rewrite beats the best layout, the proof run applies it instead.
+  std::optional<AtomicAdvice> atomics;
+  bool atomics_applied = false;
   Occupancy occupancy_before, occupancy_after;  // the kernel's, with only this array changed
 };
 

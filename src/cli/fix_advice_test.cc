@@ -85,5 +85,74 @@ TEST(FixAdvice, ALayoutSavingLessThanTheMinimumGainIsNotOffered) {
   EXPECT_EQ(run({"fix", launch[0], "--min-gain", "2x"}).status, 2);
 }
 
+TEST(FixAdvice, HotBinAtomicsGetRewritesOfTheirOwnProvedByARerun) {
+  const auto j = fix_json({kRoot + "/examples/histogram.ptx", "--kernel", "histogram256_rank", "--grid", "32", "--block",
+                           "256", "--arg", "buf:1024", "--arg", "buf:262144", "--arg",
+                           "file:" + kRoot + "/examples/data/histogram_input.bin", "--arg", "i32:65536"});
+  ASSERT_EQ(j["arrays"].size(), 1u);
+  const auto& a = j["arrays"][0];
+  EXPECT_EQ(a["element_type"], "unsigned");
+  const auto& atomics = a["atomics"];
+  EXPECT_TRUE(atomics["applied"].get<bool>());
+  EXPECT_EQ(atomics["same_address"], 12170);
+  EXPECT_EQ(atomics["rewrites"][0]["change"], "warp-aggregated atomics");
+  EXPECT_EQ(atomics["rewrites"][0]["wavefronts"], 6741);
+  std::vector<std::string> changes;
+  for (const auto& r : atomics["rewrites"]) changes.push_back(r["change"]);
+  EXPECT_EQ(changes.size(), 3u);  // each of the three priced
+  // The re-run with one atomic per distinct bin costs what ptxas's aggregated atomics cost in
+  // histogram256 (6229 atom wavefronts, measured on the H200 for that kernel).
+  EXPECT_EQ(j["kernel_before"]["metrics"]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom"], 18399);
+  EXPECT_EQ(j["kernel_after"]["metrics"]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom"], 6229);
+  EXPECT_EQ(a["after"], 6741);
+}
+
+TEST(FixAdvice, StagingIsNotSuggestedWhereTheLineIsStagedAlready) {
+  const auto j = fix_json({kRoot + "/examples/conv3x3.ptx", "--kernel", "conv3x3", "--grid", "16,16", "--block", "16,16",
+                           "--arg", "buf:256K", "--arg", "buf:256K", "--arg", "i32:256"});
+  ASSERT_EQ(j["global"].size(), 1u);
+  const auto& line = j["global"][0];
+  EXPECT_EQ(line["line"], 32);
+  EXPECT_NE(line["note"].get<std::string>().find("already staged through shared memory"), std::string::npos);
+  for (const auto& s : line["suggestions"]) EXPECT_NE(s["change"], "stage through shared memory");
+  // A warp's one contiguous run (a misaligned copy): its extra sectors are the run's edges.
+  const auto copy = fix_json({kRoot + "/examples/copy_misaligned.ptx", "--kernel", "copy_misaligned", "--grid", "128",
+                              "--block", "256", "--arg", "buf:131200", "--arg", "buf:131200", "--arg", "i32:1"});
+  for (const auto& l : copy["global"]) {
+    for (const auto& s : l["suggestions"]) EXPECT_NE(s["change"], "stage through shared memory");
+    EXPECT_EQ(l["suggestions"][0]["change"], "align the base");
+  }
+  // Where it helps (the naive transpose's column stores), it is still the advice.
+  const auto naive = fix_json({kRoot + "/examples/transpose_naive.ptx", "--kernel", "transpose_naive_f32", "--grid",
+                               "16,16", "--block", "32,8", "--arg", "buf:1M", "--arg", "buf:1M", "--arg", "i32:512"});
+  EXPECT_EQ(naive["global"][0]["suggestions"][0]["change"], "stage through shared memory");
+}
+
+TEST(FixAdvice, GlobalChangesNameInstructionsBySourceAndSassAndAreProvedByARerun) {
+  const std::string pairs = kRoot + "/tests/data/fix/pairs.ptx";
+  const CliRun r = run({"fix", pairs, "--grid", "8", "--block", "256", "--arg", "buf:8K", "--arg", "buf:16K", "--no-sass",
+                        "-q"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("each lane's 4-byte accesses of ld.global.f32 at pairs.cu:8:3 (SASS LDG.E) and ld.global.f32 at "
+                       "pairs.cu:9:3 (SASS LDG.E) are adjacent and 8-byte aligned in every warp: one 8-byte access "
+                       "(float2) per lane"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("pc "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the kernel re-run with the first applied: 512 sectors (ideal 512), 64 requests"),
+            std::string::npos)
+      << r.out;
+  const auto j = fix_json({pairs, "--grid", "8", "--block", "256", "--arg", "buf:8K", "--arg", "buf:16K"});
+  // "kernel after" is the re-run: one 8-byte load instead of two 4-byte ones.
+  EXPECT_EQ(j["kernel_before"]["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld"], 1024);
+  EXPECT_EQ(j["kernel_after"]["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld"], 512);
+  EXPECT_EQ(j["kernel_after"]["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld"], 64);
+  // AoS to SoA in the example: 24576 -> 8192 sectors per line, and the re-run agrees.
+  const auto aos = fix_json({kRoot + "/examples/aos_soa.ptx", "--kernel", "aos_scale", "--grid", "256", "--block", "256",
+                             "--arg", "buf:786432", "--arg", "i32:65536", "--arg", "f32:1.5"});
+  EXPECT_EQ(aos["kernel_after"]["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld"], 24576);
+  for (const auto& l : aos["global"]) EXPECT_EQ(l["after"]["sectors"], 8192);
+}
+
 }  // namespace
 }  // namespace warpscope::cli
