@@ -5,10 +5,19 @@
 set(commit "unknown (not built from a git checkout)")
 find_package(Git QUIET)
 if(GIT_FOUND)
+  # Only when the source folder is a checkout's top: a tarball unpacked inside some other
+  # repository must not report that repository's commit.
+  execute_process(COMMAND ${GIT_EXECUTABLE} rev-parse --show-toplevel
+                  WORKING_DIRECTORY ${SOURCE_DIR} OUTPUT_VARIABLE top RESULT_VARIABLE not_git
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  get_filename_component(source_real ${SOURCE_DIR} REALPATH)
+  if(NOT not_git AND top)
+    get_filename_component(top_real ${top} REALPATH)
+  endif()
   execute_process(COMMAND ${GIT_EXECUTABLE} rev-parse --short=12 HEAD
                   WORKING_DIRECTORY ${SOURCE_DIR} OUTPUT_VARIABLE head RESULT_VARIABLE failed
                   OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-  if(NOT failed AND head)
+  if(NOT failed AND head AND "${top_real}" STREQUAL "${source_real}")
     set(commit ${head})
     execute_process(COMMAND ${GIT_EXECUTABLE} diff --quiet HEAD --
                     WORKING_DIRECTORY ${SOURCE_DIR} RESULT_VARIABLE dirty ERROR_QUIET)
