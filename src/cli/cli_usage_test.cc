@@ -243,5 +243,22 @@ TEST(Messages, DiagnosticsPointAtTheSourceAndThePtxLineOnlyWhenVerbose) {
   EXPECT_EQ(f.out.find("kernel after"), std::string::npos) << f.out;
 }
 
+TEST(Messages, FailOnTakesLinesAndArraysInKernelToo) {
+  const CliRun array = run(tiled({"--arg", "buf:1M", "--arg", "buf:1M", "--arg", "i32:512", "--fail-on",
+                                  "array tile excess-wavefronts>0", "--no-diagnostics"}));
+  EXPECT_EQ(array.status, 3);
+  EXPECT_NE(array.err.find("--fail-on array tile excess-wavefronts>0: 253952 excess shared wavefronts, above 0"),
+            std::string::npos)
+      << array.err;
+  const CliRun typo = run(tiled({"--arg", "buf:1M", "--arg", "buf:1M", "--arg", "i32:512", "--fail-on",
+                                 "array tyle bank-conflicts", "--no-diagnostics"}));
+  EXPECT_EQ(typo.status, 3);
+  EXPECT_NE(typo.err.find("has no array 'tyle' (it has: tile, arg0, arg1)"), std::string::npos) << typo.err;
+  EXPECT_EQ(run(tiled({"--arg", "buf:1M", "--arg", "buf:1M", "--arg", "i32:512", "--fail-on",
+                       "line transpose_tiled.cu:22 bank-conflicts", "--no-diagnostics"}))
+                .status,
+            0);
+}
+
 }  // namespace
 }  // namespace warpscope::cli

@@ -84,6 +84,11 @@ Expected<LaunchOptions> launch_options_from_words(const std::vector<std::string>
       } else {
         o.request.args.push_back(v);  // one grammar for both tools (emu/arg_spec.h)
       }
+    } else if (word == "--nvcc-arg" || word == "--lang") {  // warpscope's own, for .cu launches
+      std::string v;
+      if (auto s = take(v); !s) return s.error();
+      if (word == "--lang") o.request.lang = v;
+      else o.request.nvcc_args.push_back(v);
     } else if (word == "--repeat" || word == "--seed" || word == "--device") {
       std::string ignored;
       if (auto s = take(ignored); !s) return s.error();
