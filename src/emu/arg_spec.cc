@@ -31,13 +31,22 @@ void put_le(std::uint64_t v, unsigned bytes, std::uint8_t* out) {
   for (unsigned i = 0; i < bytes; ++i) out[i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
+// A double as the nearest float; beyond float's range an infinity (a plain cast would be
+// undefined there).
+float to_float(double v) {
+  constexpr double kRoundsToInfinity = 0x1.ffffffp+127;  // FLT_MAX plus half its last unit
+  if (v >= kRoundsToInfinity) return std::numeric_limits<float>::infinity();
+  if (v <= -kRoundsToInfinity) return -std::numeric_limits<float>::infinity();
+  return static_cast<float>(v);
+}
+
 // A float value's bytes in `type` (f16, bf16, f32, f64).
 void put_float(double v, ScalarType type, std::uint8_t* out) {
   switch (type) {
-    case ScalarType::F16: put_le(half_bits_of(static_cast<float>(v)), 2, out); break;
-    case ScalarType::BF16: put_le(bfloat16_bits_of(static_cast<float>(v)), 2, out); break;
+    case ScalarType::F16: put_le(half_bits_of(to_float(v)), 2, out); break;
+    case ScalarType::BF16: put_le(bfloat16_bits_of(to_float(v)), 2, out); break;
     case ScalarType::F32: {
-      const float f = static_cast<float>(v);
+      const float f = to_float(v);
       std::memcpy(out, &f, 4);
       break;
     }
