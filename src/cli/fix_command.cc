@@ -102,7 +102,8 @@ int run_fix(const FixOptions& o, CommandContext& ctx) {
 void add_fix_command(CLI::App& app, CommandContext& ctx) {
   auto o = std::make_shared<FixOptions>();
   CLI::App* sub = app.add_subcommand(
-      "fix", "Find the shared-memory layout that removes a kernel's bank conflicts, and prove it by re-running the kernel");
+      "fix", "Find the shared layouts, atomics rewrites and global changes that remove a kernel's excess memory traffic, and "
+             "prove them by re-running the kernel");
   add_launch_options(*sub, o->launch);
   sub->add_option("--candidates", o->keep, "candidate layouts reported per array")->capture_default_str();
   sub->add_option("--min-gain", o->min_gain,
