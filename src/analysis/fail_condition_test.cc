@@ -91,5 +91,58 @@ TEST(FailCondition, NoGlobalAccessesNeverTripsEfficiency) {
   EXPECT_FALSE(check("sector-efficiency<100%", report_with(32, 1, 0, 0)));
 }
 
+analysis::KernelReport scoped_report() {
+  KernelReport r;
+  r.kernel = "k";
+  r.regions = {{"_ZZ1kE4tile", model::Space::Shared, 0, 4096}, {"arg1", model::Space::Global, 0x700000000, 1 << 20}};
+  LineReport conflicted;
+  conflicted.file = "examples/transpose_tiled.cu";
+  conflicted.line = 27;
+  conflicted.metrics = {{kSourceWavefronts, 262144}, {kSourceWavefrontsIdeal, 8192}};
+  LineReport clean;
+  clean.file = "examples/transpose_tiled.cu";
+  clean.line = 22;
+  clean.metrics = {{kSourceWavefronts, 8192}, {kSourceWavefrontsIdeal, 8192}, {kSourceSectors, 32768},
+                   {kSourceSectorsIdeal, 32768}};
+  r.lines = {conflicted, clean};
+  r.arrays = {{0, 270336, 16384, 0, 0}, {1, 0, 0, 65536, 32768}};
+  r.metrics = {{kSourceWavefronts, 270336}, {kSourceWavefrontsIdeal, 16384}};
+  return r;
+}
+
+TEST(FailCondition, LineAndArrayScopesLookAtTheirOwnFigures) {
+  const KernelReport r = scoped_report();
+  auto holds = [&](const char* text) {
+    auto c = parse_fail_condition(text);
+    EXPECT_TRUE(c) << text << ": " << c.error().message;
+    return c ? check_fail_condition(*c, r) : std::optional<std::string>();
+  };
+  auto line = parse_fail_condition("line transpose_tiled.cu:27 bank-conflicts");
+  ASSERT_TRUE(line);
+  EXPECT_EQ(line->scope, FailCondition::Scope::Line);
+  EXPECT_EQ(line->target, "transpose_tiled.cu");
+  EXPECT_EQ(line->line, 27);
+  EXPECT_EQ(*holds("line transpose_tiled.cu:27 bank-conflicts"), "253952 shared wavefronts beyond the ideal");
+  EXPECT_FALSE(holds("line transpose_tiled.cu:22 bank-conflicts"));
+  EXPECT_FALSE(holds("line examples/transpose_tiled.cu:22 sector-efficiency<100%"));
+  EXPECT_TRUE(holds("line examples/transpose_tiled.cu:27 excess-wavefronts>253951"));
+  EXPECT_FALSE(holds("line examples/transpose_tiled.cu:27 excess-wavefronts>253952"));
+  EXPECT_FALSE(holds("line tiled.cu:27 bank-conflicts")->empty());  // not a path component: no such line
+  EXPECT_EQ(*holds("line tiled.cu:27 bank-conflicts"), "no memory access of kernel 'k' is on tiled.cu:27");
+  EXPECT_EQ(*holds("array tile excess-wavefronts>0"), "253952 excess shared wavefronts, above 0");
+  EXPECT_FALSE(holds("array tile excess-sectors>0"));
+  EXPECT_TRUE(holds("array arg1 sector-efficiency<60%"));
+  EXPECT_EQ(*holds("array tilee bank-conflicts"), "kernel 'k' has no array 'tilee' (it has: tile, arg1)");
+  KernelReport named = r;
+  named.parameter_names = {"out", "in"};
+  auto in = parse_fail_condition("array in excess-sectors>32767");
+  EXPECT_TRUE(check_fail_condition(*in, named));
+  EXPECT_TRUE(fail_condition_applies(*in, named));
+  EXPECT_FALSE(fail_condition_applies(*in, r));
+  for (const char* bad : {"line transpose_tiled.cu bank-conflicts", "line :27 bank-conflicts", "array tile",
+                          "line k.cu:0 bank-conflicts", "array tile conflicts"})
+    EXPECT_FALSE(parse_fail_condition(bad)) << bad;
+}
+
 }  // namespace
 }  // namespace warpscope::analysis

@@ -7,9 +7,11 @@
 #include <set>
 #include <tuple>
 
+#include "analysis/element_type.h"
 #include "layout/layout_code.h"
 #include "model/access_cost.h"
 #include "model/global_cost.h"
+#include "ptx/source_position.h"
 
 namespace warpscope::analysis {
 
@@ -57,7 +59,77 @@ std::optional<GlobalChange> if_saves(GlobalChange c) {
   return c;
 }
 
+// Every access of one warp is one contiguous run of its lanes' bytes (in any lane order).
+bool one_run_per_warp(const GlobalInstruction& inst) {
+  for (const GlobalExecution& x : inst.executions) {
+    std::vector<std::uint64_t> a;
+    for (int l = 0; l < model::kWarpSize; ++l)
+      if (x.access.active(l)) a.push_back(x.access.address[static_cast<std::size_t>(l)]);
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+    for (std::size_t i = 1; i < a.size(); ++i)
+      if (a[i] != a[i - 1] + static_cast<std::uint64_t>(x.access.width)) return false;
+  }
+  return true;
+}
+
+// The C type of `lanes` elements of this instruction's type ("float", "float2", "uint4"), by
+// size when the PTX type says only that.
+std::string type_of(const GlobalInstruction& inst, std::uint64_t bytes, int lanes = 1) {
+  if (inst.instruction != nullptr)
+    if (std::string t = ptx_element_type(inst.instruction->type, lanes); !t.empty()) return t;
+  return layout::element_type(bytes);
+}
+
 }  // namespace
+
+std::string sass_mnemonic(const ptx::Instruction& inst) {
+  const int bytes = ptx::type_bits(inst.type) / 8 * std::max<int>(1, inst.vec);
+  const bool shared = inst.space == ptx::Space::Shared;
+  std::string width = bytes == 8 ? ".64" : bytes == 16 ? ".128" : bytes == 1 ? (ptx::is_signed(inst.type) ? ".S8" : ".U8")
+                      : bytes == 2 ? (ptx::is_signed(inst.type) ? ".S16" : ".U16") : "";
+  switch (inst.opcode) {
+    case ptx::Opcode::Ld: return (shared ? "LDS" : "LDG.E") + width;
+    case ptx::Opcode::St: return (shared ? "STS" : "STG.E") + width;
+    case ptx::Opcode::Atom: return shared ? "ATOMS" : "ATOMG.E";
+    case ptx::Opcode::Red: return shared ? "ATOMS" : "RED.E";
+    default: return "";
+  }
+}
+
+std::string instruction_name(const ptx::Module& module, const ptx::Instruction& inst) {
+  const std::string sass = sass_mnemonic(inst);
+  return inst.text + " at " + ptx::source_position(module, inst) + (sass.empty() ? "" : " (SASS " + sass + ")");
+}
+
+bool staged_through_shared(const ptx::Module& module, const ptx::Instruction& load) {
+  if (load.opcode != ptx::Opcode::Ld) return false;
+  for (const ptx::Function& f : module.functions) {
+    if (f.body.empty() || &load < &f.body.front() || &load > &f.body.back()) continue;
+    std::vector<std::uint32_t> tracked;  // registers holding the loaded values
+    auto add = [&](const ptx::Operand& o) {
+      const int n = o.kind == ptx::OperandKind::Vec ? o.count : o.kind == ptx::OperandKind::Reg ? 1 : 0;
+      for (int i = 0; i < n; ++i)
+        if (o.reg[static_cast<std::size_t>(i)] != ptx::kNoReg) tracked.push_back(o.reg[static_cast<std::size_t>(i)]);
+    };
+    auto uses = [&](const ptx::Operand& o) {
+      const int n = o.kind == ptx::OperandKind::Vec ? o.count : o.kind == ptx::OperandKind::Reg ? 1 : 0;
+      for (int i = 0; i < n; ++i)
+        if (std::find(tracked.begin(), tracked.end(), o.reg[static_cast<std::size_t>(i)]) != tracked.end()) return true;
+      return false;
+    };
+    add(load.op(0));
+    const std::size_t at = static_cast<std::size_t>(&load - &f.body.front());
+    for (std::size_t i = at + 1; i < f.body.size() && i < at + 64 && !tracked.empty(); ++i) {
+      const ptx::Instruction& x = f.body[i];
+      if (x.opcode == ptx::Opcode::St && x.space == ptx::Space::Shared && x.num_operands > 1 && uses(x.op(1))) return true;
+      if ((x.opcode == ptx::Opcode::Mov || x.opcode == ptx::Opcode::Cvt) && x.num_operands > 1 && uses(x.op(1)))
+        add(x.op(0));
+    }
+    return false;
+  }
+  return false;
+}
 
 GlobalPrice price_accesses(const model::Arch& arch, const std::vector<model::WarpAccess>& accesses) {
   GlobalPrice p;
@@ -105,11 +177,12 @@ std::optional<GlobalChange> soa_change(const model::Arch& arch, const GlobalInst
     }
     moved.push_back(a);
   }
-  GlobalChange c{"AoS to SoA", price_instruction(arch, inst), price_accesses(arch, moved), ""};
+  GlobalChange c{"AoS to SoA", price_instruction(arch, inst), price_accesses(arch, moved), "",
+                 GlobalRewrite{GlobalRewrite::Kind::SoA, {}, S, 1, false}};
   std::string at;
   for (std::uint64_t f : fields) at += (at.empty() ? "+" : ", +") + num(f);
   c.detail = "lanes " + num(S) + " B apart: an array of " + num(S) + "-byte structs accessed at field offset " + at +
-             "; give each field its own array (" + layout::element_type(width) + " field[n], element i at i * " +
+             "; give each field its own array (" + type_of(inst, width) + " field[n], element i at i * " +
              num(width) + ")";
   return if_saves(std::move(c));
 }
@@ -138,7 +211,8 @@ std::optional<GlobalChange> align_change(const model::Arch& arch, const GlobalIn
                                        [](const auto& a, const auto& b) { return a.second < b.second; });
   std::uint64_t misaligned = 0;
   for (const auto& [d, n] : shifts) misaligned += n;
-  GlobalChange c{"align the base", price_instruction(arch, inst), price_accesses(arch, moved), ""};
+  GlobalChange c{"align the base", price_instruction(arch, inst), price_accesses(arch, moved), "",
+                 GlobalRewrite{GlobalRewrite::Kind::Align, {}, 0, 1, false}};
   c.detail = num(misaligned) + " of " + num(inst.executions.size()) +
              " warp accesses are contiguous but start past a 32-byte sector (most often by " + num(common->first) +
              " B): start each warp's run on a 32-byte (better 128-byte) boundary, e.g. align the buffer or the index "
@@ -191,10 +265,11 @@ std::optional<GlobalChange> staging_change(const model::Arch& arch, const Global
   }
   const GlobalPrice by_rows = price_accesses(arch, rows), by_order = price_accesses(arch, packed);
   const bool pack = std::tie(by_order.sectors, by_order.requests) < std::tie(by_rows.sectors, by_rows.requests);
-  GlobalChange c{"stage through shared memory", price_instruction(arch, inst), pack ? by_order : by_rows, ""};
+  GlobalChange c{"stage through shared memory", price_instruction(arch, inst), pack ? by_order : by_rows, "",
+                 GlobalRewrite{GlobalRewrite::Kind::Stage, {}, 0, 1, pack}};
   if (c.after.sectors >= c.before.sectors || max_run < 2) return std::nullopt;
   // The tile: a row per run. Its column side (lane r at row r) is where conflicts come from.
-  const std::string type = layout::element_type(w);
+  const std::string type = type_of(inst, w);
   auto column_cost = [&](std::uint64_t pitch_elements) {
     model::WarpAccess col;
     col.op = model::MemOp::SharedLoad;
@@ -220,7 +295,12 @@ std::optional<GlobalChange> staging_change(const model::Arch& arch, const Global
 }
 
 std::optional<GlobalChange> widening_change(const model::Arch& arch, const GlobalInstruction& inst,
-                                            const std::vector<GlobalInstruction>& all) {
+                                            const std::vector<GlobalInstruction>& all, const ptx::Module* module) {
+  auto name = [module](const GlobalInstruction& g) {
+    if (module != nullptr && g.instruction != nullptr) return instruction_name(*module, *g.instruction);
+    return g.instruction != nullptr ? g.instruction->text + " (PTX line " + std::to_string(g.instruction->ptx_line) + ")"
+                                    : "instruction " + std::to_string(g.pc);
+  };
   if (inst.executions.empty()) return std::nullopt;
   const model::WarpAccess& first = inst.executions.front().access;
   if (first.op != model::MemOp::GlobalLoad && first.op != model::MemOp::GlobalStore) return std::nullopt;
@@ -300,17 +380,15 @@ std::optional<GlobalChange> widening_change(const model::Arch& arch, const Globa
         a.width = static_cast<int>(k * w);
         widened.push_back(a);
       }
-      std::string list = "pc " + std::to_string(inst.pc);
+      std::string list = name(inst);
       for (const GlobalInstruction* g : partners) {
         const auto more = accesses_of(*g);
         replaced.insert(replaced.end(), more.begin(), more.end());
-        list += ", pc " + std::to_string(g->pc);
-        if (g->instruction != nullptr && g->instruction->debug.loc.known())
-          list += " (line " + std::to_string(g->instruction->debug.loc.line) + ")";
+        list += (g == partners.back() ? " and " : ", ") + name(*g);
       }
       detail = "each lane's " + num(w) + "-byte accesses of " + list + " are adjacent and " + num(k * w) +
-               "-byte aligned in every warp: one " + num(k * w) + "-byte access (" + layout::element_type(k * w) +
-               ") per lane";
+               "-byte aligned in every warp: one " + num(k * w) + "-byte access (" +
+               type_of(inst, k * w, static_cast<int>(k)) + ") per lane";
     } else {
       // (b) this instruction's own next k - 1 loop iterations.
       const auto self = index(inst);
@@ -327,10 +405,13 @@ std::optional<GlobalChange> widening_change(const model::Arch& arch, const Globa
       }
       detail = "each lane's next " + num(k - 1) + " loop iteration(s) of this instruction touch the adjacent " + num(w) +
                "-byte element(s): unroll by " + num(k) + " with one " + num(k * w) + "-byte access (" +
-               layout::element_type(k * w) + ") per lane";
+               type_of(inst, k * w, static_cast<int>(k)) + ") per lane";
     }
+    GlobalRewrite rewrite{found ? GlobalRewrite::Kind::Widen : GlobalRewrite::Kind::WidenLoop, {inst.pc}, 0,
+                          static_cast<int>(k), false};
+    for (const GlobalInstruction* g : partners) rewrite.pcs.push_back(g->pc);
     GlobalChange c{"widen to " + num(k * w) + "-byte accesses", price_accesses(arch, replaced),
-                   price_accesses(arch, widened), detail};
+                   price_accesses(arch, widened), detail, rewrite};
     if (c.after.sectors <= c.before.sectors && c.after.requests < c.before.requests) {
       best = std::move(c);
       break;  // the widest that applies
@@ -341,7 +422,8 @@ std::optional<GlobalChange> widening_change(const model::Arch& arch, const Globa
 
 std::vector<GlobalAdvice> advise_global(const model::Arch& arch, const ptx::Module& module,
                                         const std::vector<GlobalInstruction>& instructions,
-                                        const std::vector<emu::Region>& regions, double scale) {
+                                        const std::vector<emu::Region>& regions, double scale,
+                                        const GlobalAdviceOptions& options) {
   // One group per source line, operation and width: a loop the compiler unrolled is one line
   // of several instructions, and staging takes the whole line's accesses of a block.
   std::map<std::tuple<int, int, int, int, std::uint32_t>, std::vector<const GlobalInstruction*>> groups;
@@ -349,8 +431,9 @@ std::vector<GlobalAdvice> advise_global(const model::Arch& arch, const ptx::Modu
     if (inst.executions.empty()) continue;
     const model::WarpAccess& a = inst.executions.front().access;
     std::tuple<int, int, int, int, std::uint32_t> key{0, 0, static_cast<int>(a.op), a.width, inst.pc};
-    if (inst.instruction != nullptr && inst.instruction->debug.loc.known())
-      key = {inst.instruction->debug.loc.file, inst.instruction->debug.loc.line, static_cast<int>(a.op), a.width, 0};
+    const ptx::SourceLoc loc =
+        inst.instruction != nullptr ? ptx::user_loc(module, inst.instruction->debug) : ptx::SourceLoc{};
+    if (loc.known()) key = {loc.file, loc.line, static_cast<int>(a.op), a.width, 0};
     groups[key].push_back(&inst);
   }
   std::vector<GlobalAdvice> out;
@@ -365,23 +448,38 @@ std::vector<GlobalAdvice> advise_global(const model::Arch& arch, const ptx::Modu
     for (const GlobalInstruction* m : members) a.pcs.push_back(m->pc);
     if (line.instruction != nullptr) {
       a.instruction = line.instruction->text;
-      const ptx::SourceLoc loc = line.instruction->debug.loc;
+      a.sass = sass_mnemonic(*line.instruction);
+      const ptx::SourceLoc loc = ptx::user_loc(module, line.instruction->debug);
       if (loc.known()) {
         auto it = module.files.find(loc.file);
         a.file = it == module.files.end() ? std::string() : it->second;
         a.line = loc.line;
+        a.column = loc.column;
       } else {
         a.line = line.instruction->ptx_line;
       }
     }
     a.before = scaled(before, scale);
-    std::vector<std::optional<GlobalChange>> changes{soa_change(arch, line, regions), align_change(arch, line),
-                                                     staging_change(arch, line)};
-    for (const GlobalInstruction* m : members) changes.push_back(widening_change(arch, *m, instructions));
+    // Staging is advice only where the line is not staged already, and where regrouping can
+    // help: a warp's one contiguous run costs extra sectors only at its edges, which only
+    // alignment moves.
+    bool staged = false;
+    for (const GlobalInstruction* m : members)
+      staged = staged || (m->instruction != nullptr && staged_through_shared(module, *m->instruction));
+    const bool runs = std::all_of(members.begin(), members.end(), [](const GlobalInstruction* m) { return one_run_per_warp(*m); });
+    std::vector<std::optional<GlobalChange>> changes{soa_change(arch, line, regions), align_change(arch, line)};
+    if (!staged && !runs) changes.push_back(staging_change(arch, line));
+    if (staged) a.note = "already staged through shared memory (its values are stored there): no staging to add";
+    else if (runs) a.note = "each warp's access is one contiguous run: staging cannot help, its extra sectors are where the run starts and ends";
+    for (const GlobalInstruction* m : members) changes.push_back(widening_change(arch, *m, instructions, &module));
+    const std::uint64_t gain = std::max<std::uint64_t>(
+        1, static_cast<std::uint64_t>(std::ceil(static_cast<double>(a.before.sectors) * std::max(0.0, options.min_gain))));
     for (auto& change : changes)
       if (change) {
         change->before = scaled(change->before, scale);
         change->after = scaled(change->after, scale);
+        if (change->rewrite.pcs.empty()) change->rewrite.pcs = a.pcs;  // the whole line
+        if (change->saved() < gain && change->after.requests >= change->before.requests) continue;  // not worth it
         a.suggestions.push_back(std::move(*change));
       }
     std::stable_sort(a.suggestions.begin(), a.suggestions.end(),

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "analysis/global_access_recorder.h"
+#include "analysis/global_rewrite.h"
 #include "emu/events.h"
 #include "model/arch.h"
 #include "ptx/ir.h"
@@ -50,6 +51,7 @@ struct GlobalChange {
   GlobalPrice before;  // what the change replaces: the instruction, and for widening its partners too
   GlobalPrice after;
   std::string detail;
+  GlobalRewrite rewrite;  // how the proof run applies it (global_rewrite.h); pcs filled by advise_global
   std::uint64_t saved() const { return before.sectors > after.sectors ? before.sectors - after.sectors : 0; }
 };
 
@@ -58,9 +60,20 @@ std::optional<GlobalChange> soa_change(const model::Arch& arch, const GlobalInst
                                        const std::vector<emu::Region>& regions);
 std::optional<GlobalChange> align_change(const model::Arch& arch, const GlobalInstruction& inst);
 std::optional<GlobalChange> staging_change(const model::Arch& arch, const GlobalInstruction& inst);
-// `all`: every recorded global instruction of the kernel (the partners are looked up there).
+// `all`: every recorded global instruction of the kernel (the partners are looked up there);
+// `module` names them in the detail (by source line and SASS instruction).
 std::optional<GlobalChange> widening_change(const model::Arch& arch, const GlobalInstruction& inst,
-                                            const std::vector<GlobalInstruction>& all);
+                                            const std::vector<GlobalInstruction>& all,
+                                            const ptx::Module* module = nullptr);
+
+// True when the values this global load brings are stored to shared memory (directly, or
+// through one mov/cvt): the line is already staged through shared memory.
+bool staged_through_shared(const ptx::Module& module, const ptx::Instruction& load);
+
+// An instruction as the advice names it: "ld.global.f32 at aos_soa.cu:17:12 (SASS LDG.E)".
+std::string instruction_name(const ptx::Module& module, const ptx::Instruction& inst);
+// The SASS instruction ptxas emits for a global or shared access: LDG.E, STG.E.128, LDS.64, ATOMS, ...
+std::string sass_mnemonic(const ptx::Instruction& inst);
 
 // One source line's instructions of one kind (an unrolled loop gives several).
 struct GlobalAdvice {
@@ -69,16 +82,27 @@ struct GlobalAdvice {
   std::string instruction;  // "st.global.f32"
   std::string file;         // as in the .file directive ("" when the PTX has no .loc)
   int line = 0;             // source line, or the PTX line when there is no .loc
+  int column = 0;
+  std::string sass;         // the SASS instruction ptxas makes of it (sass_mnemonic)
   GlobalPrice before;
   std::vector<GlobalChange> suggestions;  // most sectors saved first
+  std::string note;         // why a change is not offered ("already staged through shared memory")
+  // After the proof run (layout_fix.h): the line's figures with the first suggestion applied.
+  std::optional<GlobalPrice> after;
+};
+
+struct GlobalAdviceOptions {
+  double min_gain = 0.01;  // a change must save this fraction of the line's sectors (at least 1)
 };
 
 // Every source line (and kind of access) with sectors beyond the ideal, worst first; the
 // line's instructions are priced together (staging unions a block's accesses of the whole
 // line), widening per instruction with its partners. Figures multiplied by `scale` (blocks
 // in the grid / blocks run) like the kernel report's. Without .loc, each instruction alone.
+// A line in code inlined from a toolkit header is the user's call site (ptx/source_position.h).
 std::vector<GlobalAdvice> advise_global(const model::Arch& arch, const ptx::Module& module,
                                         const std::vector<GlobalInstruction>& instructions,
-                                        const std::vector<emu::Region>& regions, double scale);
+                                        const std::vector<emu::Region>& regions, double scale,
+                                        const GlobalAdviceOptions& options = {});
 
 }  // namespace warpscope::analysis

@@ -1,12 +1,18 @@
 // kernel_report.cc: from per-instruction costs to per-line and per-kernel figures.
 #include "analysis/kernel_report.h"
 
+#include <cxxabi.h>
+
 #include "support/kernel_name.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <cmath>
 #include <functional>
 #include <tuple>
+
+#include "ptx/source_position.h"
 
 namespace warpscope::analysis {
 
@@ -90,7 +96,7 @@ void add_bulk_metrics(Metrics& m, const BulkCost& c, std::uint64_t executions, d
 // The line an instruction is reported on: its own .loc, also for inlined code (ncu's Source
 // page always shows an inlined instruction on its innermost line; whether it also shows it
 // at the call site depends on ptxas's line table, which only the SASS tells).
-ptx::SourceLoc user_loc(const ptx::Instruction& inst) { return inst.debug.loc; }
+ptx::SourceLoc line_loc(const ptx::Instruction& inst) { return inst.debug.loc; }
 
 std::string file_name(const ptx::Module& module, int file) {
   auto it = module.files.find(file);
@@ -98,6 +104,37 @@ std::string file_name(const ptx::Module& module, int file) {
 }
 
 }  // namespace
+
+std::string KernelReport::buffer_display_name(const std::string& buffer) const {
+  // "arg<i>" or "arg<i>.<field>", as emu::buffer_name makes them.
+  if (buffer.rfind("arg", 0) != 0 || buffer.size() < 4 || !std::isdigit(static_cast<unsigned char>(buffer[3])))
+    return buffer;
+  std::size_t end = 3, index = 0;
+  while (end < buffer.size() && std::isdigit(static_cast<unsigned char>(buffer[end])) && index < 100000)
+    index = index * 10 + static_cast<std::size_t>(buffer[end++] - '0');
+  if (end != buffer.size() && buffer[end] != '.') return buffer;
+  if (index >= parameter_names.size() || parameter_names[index].empty()) return buffer;
+  return parameter_names[index] + buffer.substr(end);
+}
+
+std::string KernelReport::region_display_name(int region) const {
+  if (region < 0 || static_cast<std::size_t>(region) >= regions.size()) return "";
+  const emu::Region& r = regions[static_cast<std::size_t>(region)];
+  if (r.space == model::Space::Global) return buffer_display_name(r.name);
+  // A function-local static is _ZZ <function> E <length> <name> [discriminator].
+  int status = 0;
+  char* demangled = abi::__cxa_demangle(r.name.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || demangled == nullptr) return r.name;
+  std::string text(demangled);
+  std::free(demangled);
+  const auto colon = text.rfind("::");
+  return colon == std::string::npos ? text : text.substr(colon + 2);
+}
+
+bool KernelReport::failed() const {
+  return std::any_of(diagnostics.begin(), diagnostics.end(),
+                     [](const emu::Diagnostic& d) { return d.severity == emu::Diagnostic::Severity::Error; });
+}
 
 KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, const emu::LaunchConfig& launch,
                                  emu::RunReport& run, std::uint64_t blocks_total, const SourceLines& source_lines) {
@@ -150,7 +187,7 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
   // table says so).
   auto lines_of = [&](const ptx::Instruction& inst) {
     std::vector<std::pair<LineReport*, ptx::SourceLoc>> out;
-    std::vector<ptx::SourceLoc> locs{user_loc(inst)};
+    std::vector<ptx::SourceLoc> locs{line_loc(inst)};
     if (inst.debug.inlined() && inst.debug.outer.known()) locs.push_back(inst.debug.outer);
     for (const ptx::SourceLoc& loc : locs) {
       // Without .loc, each PTX line is its own line of the report (file key -1: the PTX).
@@ -170,6 +207,13 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
         }
       }
       if (loc.known() && loc.column > 0 && (line.column == 0 || loc.column < line.column)) line.column = loc.column;
+      // A toolkit header's line names the user's call site it is also counted at.
+      if (locs.size() > 1 && loc == locs[0] && ptx::is_toolkit_header(line.file) &&
+          !ptx::is_toolkit_header(file_name(module, locs[1].file))) {
+        const std::string site = ptx::display_file(file_name(module, locs[1].file)) + ":" + std::to_string(locs[1].line);
+        if (std::find(line.also_counted_at.begin(), line.also_counted_at.end(), site) == line.also_counted_at.end())
+          line.also_counted_at.push_back(site);
+      }
       out.emplace_back(&line, loc);
     }
     return out;
@@ -202,6 +246,22 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
     }
   }
   for (auto& [key, line] : lines) r.lines.push_back(std::move(line));
+  // Per array: each instruction once (the lines count inlined code twice).
+  std::map<int, ArrayTotals> arrays;
+  for (const InstructionCost& c : merged) {
+    if (!c.used() || c.instruction == nullptr || c.async_copy || c.region < 0) continue;
+    ArrayTotals& a = arrays[c.region];
+    a.region = c.region;
+    auto scaled = [&](std::uint64_t v) { return static_cast<long long>(std::llround(static_cast<double>(v) * r.scale)); };
+    if (model::space_of(c.op) == model::Space::Shared) {
+      a.wavefronts += scaled(c.wavefronts);
+      a.ideal_wavefronts += scaled(c.ideal_wavefronts);
+    } else {
+      a.sectors += scaled(c.sectors);
+      a.ideal_sectors += scaled(c.ideal_sectors);
+    }
+  }
+  for (auto& [region, a] : arrays) r.arrays.push_back(a);
   // Worst first: excess shared wavefronts, then excess sectors, then position.
   std::stable_sort(r.lines.begin(), r.lines.end(), [](const LineReport& a, const LineReport& b) {
     const auto ka = std::make_tuple(a.excess_wavefronts + a.excess_sectors, a.excess_wavefronts);

@@ -84,6 +84,10 @@ struct LineReport {
   std::vector<LineBulkCopy> bulk_copies;  // TMA and cp.async.bulk instructions of the line
   // The line's worst instruction (most excess), for the lane -> address -> bank listing.
   std::optional<LineInstruction> worst;
+  // A line of a toolkit header (ptx/source_position.h) whose code was inlined into the user's:
+  // the call sites its instructions are also counted at ("histogram.cu:35"), where findings
+  // and advice point. Empty for the user's own lines.
+  std::vector<std::string> also_counted_at;
 };
 
 // A whole source file the report's lines point into, for listings that show every line
@@ -91,6 +95,14 @@ struct LineReport {
 struct SourceFile {
   std::string file;  // as LineReport::file names it
   std::vector<std::string> lines;
+};
+
+// One array's figures over the whole kernel (every instruction counted once, scaled like the
+// totals): a shared array by its accesses' wavefronts, a global buffer by its sectors.
+struct ArrayTotals {
+  int region = -1;  // KernelReport::regions
+  long long wavefronts = 0, ideal_wavefronts = 0;
+  long long sectors = 0, ideal_sectors = 0;
 };
 
 struct KernelReport {
@@ -110,10 +122,22 @@ struct KernelReport {
   std::vector<SourceFile> sources;  // the readable files the lines name, in order of first use
   std::vector<emu::Diagnostic> diagnostics;
   std::vector<emu::Region> regions;  // InstructionCost::region indexes this (names the arrays)
+  // The kernel's parameter names for messages, by position: a buffer "arg1" is shown by its
+  // parameter's name when the entry is not empty (driver::PreparedLaunch::parameter_names).
+  std::vector<std::string> parameter_names;
+  std::vector<ArrayTotals> arrays;  // by region, in region order; only regions accessed
   std::uint64_t warp_instructions = 0;
   std::uint64_t thread_instructions = 0;
   double seconds = 0;
   int workers = 0;
+
+  // An error diagnostic stopped the emulation: the figures are partial, not results.
+  bool failed() const;
+  // The name a region is shown by: a shared array as the source spells it ("tile" for
+  // _ZZ19transpose_tiled_f32E4tile), a buffer "arg1" by its parameter's name when known
+  // ("arg2.0", a struct's pointer field, as "params.0"), others as they are.
+  std::string region_display_name(int region) const;
+  std::string buffer_display_name(const std::string& buffer) const;
 };
 
 // Reads a source file's lines for the listing; may fail (the report then has no text).

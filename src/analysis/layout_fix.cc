@@ -3,14 +3,19 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <memory>
 
+#include "analysis/element_type.h"
 #include "analysis/global_access_recorder.h"
+#include "analysis/global_rewrite.h"
 #include "analysis/remap_listener.h"
 #include "analysis/shared_access_recorder.h"
+#include "ptx/source_position.h"
 
 namespace warpscope::analysis {
 
@@ -36,6 +41,29 @@ std::map<int, Wavefronts> wavefronts_by_region(const model::Arch& arch, const em
     w.ideal = static_cast<std::uint64_t>(std::llround(static_cast<double>(w.ideal) * scale));
   }
   return out;
+}
+
+// The array's element type in the user's words: the .cu's declaration, else what the PTX
+// accesses of the element's width read, else a name for its size.
+std::string element_type_of(const FixInputs& in, const emu::RunReport& run, const std::string& name,
+                            const std::vector<RecordedAccess>& accesses, std::uint64_t elem_bytes) {
+  if (in.source_lines)
+    for (const auto& [index, path] : in.module.files) {
+      if (ptx::is_toolkit_header(path)) continue;
+      if (auto declared = declared_element_type(in.source_lines(path), name)) return *declared;
+    }
+  std::map<std::string, std::uint64_t> votes;
+  for (const RecordedAccess& r : accesses) {
+    if (r.pc >= run.instructions.size() || run.instructions[r.pc] == nullptr) continue;
+    const ptx::Instruction& inst = *run.instructions[r.pc];
+    const int vec = inst.vec;
+    if (static_cast<std::uint64_t>(ptx::type_bits(inst.type) / 8 * std::max(1, vec)) != elem_bytes) continue;
+    if (const std::string t = ptx_element_type(inst.type, vec); !t.empty()) votes[t] += r.count;
+  }
+  if (!votes.empty())
+    return std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) { return a.second < b.second; })
+        ->first;
+  return sized_element_type(elem_bytes);
 }
 
 double scale_of(const FixInputs& in, const emu::RunReport& run) {
@@ -88,13 +116,17 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
   report.registers_note = in.registers_note;
   report.global_blocks_recorded = global.blocks_recorded();
   report.blocks_run = first->blocks_run;
+  report.min_gain = in.min_gain;
+  report.max_shared_per_block = static_cast<std::uint64_t>(arch.max_shared_per_block);
   const double global_scale = global.blocks_recorded() == 0 ? 0.0
                                                               : static_cast<double>(in.blocks_total) /
                                                                     static_cast<double>(global.blocks_recorded());
-  report.global = advise_global(arch, in.module, global.instructions(), first->regions, global_scale);
+  report.global = advise_global(arch, in.module, global.instructions(), first->regions, global_scale,
+                                GlobalAdviceOptions{in.min_gain});
 
   // 2. Search each array that loses wavefronts to conflicts.
   std::vector<RegionRemap> remaps;
+  std::vector<AtomicRewrite> atomic_rewrites;
   const auto accesses = recorded.by_region();
   for (const auto& [region, list] : accesses) {
     auto it = before.find(region);
@@ -106,13 +138,32 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
     fix.symbol = r.name;
     fix.name = array_name(r.name);
     fix.size = r.size;
+    for (const ptx::Variable& v : in.module.variables)
+      if (v.name == r.name && v.space == ptx::Space::Shared) fix.dynamic = v.is_dynamic;
     fix.before = it->second.total;
     fix.ideal = it->second.ideal;
-    fix.search = search_layouts(arch, r, list, in.keep);
+    // No layout may take the block past its shared-memory limit, counting the other arrays' changes.
+    const std::uint64_t used = report.shared_bytes_before + report.shared_bytes_after;
+    const std::uint64_t limit = report.max_shared_per_block;
+    fix.search = search_layouts(arch, r, list, SearchLimits{in.keep, used < limit ? limit - used : 0, in.min_gain});
+    fix.element_type = element_type_of(in, *first, fix.name, list, fix.search.elem_bytes);
     fix.occupancy_before = occupancy(arch, report.shared_bytes_before, threads, regs);
     fix.occupancy_after = fix.occupancy_before;
-    if (!fix.search.best.empty()) {
-      fix.chosen = fix.search.best.front();
+    if (!fix.search.best.empty()) fix.chosen = fix.search.best.front();
+    fix.atomics = advise_atomics(
+        arch, AtomicAdviceInputs{r, list, fix.search.elem_bytes,
+                                 static_cast<int>((threads + model::kWarpSize - 1) / model::kWarpSize), fix.name,
+                                 fix.element_type, in.min_gain, used < limit ? limit - used : 0});
+    const AtomicAlternative* best_atomic =
+        fix.atomics && !fix.atomics->alternatives.empty() && fix.atomics->alternatives.front().offered
+            ? &fix.atomics->alternatives.front()
+            : nullptr;
+    if (best_atomic != nullptr && (!fix.chosen || best_atomic->wavefronts < fix.chosen->wavefronts)) {
+      fix.atomics_applied = true;
+      atomic_rewrites.push_back(best_atomic->rewrite);
+      fix.occupancy_after = occupancy(arch, report.shared_bytes_before + best_atomic->extra_bytes, threads, regs);
+      report.shared_bytes_after += best_atomic->extra_bytes;
+    } else if (fix.chosen) {
       remaps.push_back(RegionRemap{r.base, r.size, fix.chosen->layout});
       fix.occupancy_after = occupancy(arch, report.shared_bytes_before + fix.chosen->extra_bytes, threads, regs);
       report.shared_bytes_after += fix.chosen->extra_bytes;
@@ -123,13 +174,58 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
   report.occupancy_before = occupancy(arch, report.shared_bytes_before, threads, regs);
   report.occupancy_after = occupancy(arch, report.shared_bytes_after, threads, regs);
 
-  // 3. Proof: the whole kernel again, every chosen layout applied before pricing.
-  auto second = in.run([&arch, plan, &remaps] {
-    return std::make_unique<RemapListener>(std::make_unique<CostListener>(arch, plan), remaps);
+  // The global changes the proof applies: each line's best, one change per instruction.
+  std::vector<GlobalRewrite> rewrites;
+  std::vector<std::size_t> rewritten;  // report.global indexes
+  {
+    std::set<std::uint32_t> claimed;
+    for (std::size_t i = 0; i < report.global.size(); ++i) {
+      if (report.global[i].suggestions.empty()) continue;
+      const GlobalRewrite& r = report.global[i].suggestions.front().rewrite;
+      if (std::any_of(r.pcs.begin(), r.pcs.end(), [&](std::uint32_t pc) { return claimed.count(pc) > 0; })) continue;
+      claimed.insert(r.pcs.begin(), r.pcs.end());
+      rewrites.push_back(r);
+      rewritten.push_back(i);
+    }
+  }
+
+  // 3. Proof: the whole kernel again, every chosen layout and global change applied before pricing.
+  const std::vector<emu::Region> regions = first->regions;
+  auto second = in.run([&arch, plan, &remaps, &rewrites, &regions, &atomic_rewrites] {
+    std::unique_ptr<emu::Listener> priced =
+        std::make_unique<RemapListener>(std::make_unique<CostListener>(arch, plan), remaps);
+    if (!atomic_rewrites.empty()) priced = std::make_unique<AtomicRewriteListener>(std::move(priced), atomic_rewrites);
+    if (rewrites.empty()) return priced;
+    return std::unique_ptr<emu::Listener>(
+        std::make_unique<GlobalRewriteListener>(std::move(priced), rewrites, regions, arch));
   });
   if (!second) return second.error();
-  for (auto& l : second->listeners)
+  for (auto& l : second->listeners) {
+    if (auto* rewrite = dynamic_cast<GlobalRewriteListener*>(l.get())) l = rewrite->take_next();
+    if (auto* atomic = dynamic_cast<AtomicRewriteListener*>(l.get())) l = atomic->take_next();
     if (auto* remap = dynamic_cast<RemapListener*>(l.get())) l = remap->take_cost();
+  }
+  // Each changed line's figures in the proof run.
+  {
+    CostListener merged(arch);
+    for (const auto& l : second->listeners)
+      if (const auto* c = dynamic_cast<const CostListener*>(l.get())) merged.merge(*c);
+    const double s = scale_of(in, *second);
+    for (std::size_t k = 0; k < rewritten.size(); ++k) {
+      GlobalAdvice& a = report.global[rewritten[k]];
+      GlobalPrice p;
+      for (std::uint32_t pc : rewrites[k].pcs)
+        if (const std::size_t slot = slot_of(pc, InstructionSlot::Own); slot < merged.instructions().size()) {
+          const InstructionCost& c = merged.instructions()[slot];
+          if (!c.used() || model::space_of(c.op) != model::Space::Global) continue;
+          p.sectors += c.sectors;
+          p.requests += c.requests;
+          p.ideal += c.ideal_sectors;
+        }
+      auto scaled = [s](std::uint64_t v) { return static_cast<std::uint64_t>(std::llround(static_cast<double>(v) * s)); };
+      a.after = GlobalPrice{scaled(p.sectors), scaled(p.requests), scaled(p.ideal)};
+    }
+  }
   const auto after = wavefronts_by_region(arch, *second, scale_of(in, *second));
   for (ArrayFix& fix : report.arrays) {
     auto it = after.find(fix.region);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/atomic_advice.h"
 #include "analysis/fusion_plan.h"
 #include "analysis/global_advice.h"
 #include "analysis/kernel_report.h"
@@ -33,6 +34,8 @@ struct ArrayFix {
   int region = -1;
   std::string symbol;  // as in the PTX: "_ZZ19transpose_tiled_f32E4tile"
   std::string name;    // for code: "tile"
+  std::string element_type;  // as declared in the .cu, else as the PTX accesses read it (element_type.h)
+  bool dynamic = false;      // extern __shared__: sized by the launch (--dyn-smem)
   std::uint64_t size = 0;
   // Shared wavefronts (loads and stores) of the instructions whose accesses fall in the
   // array, from the first run (before) and the proof run (after); scaled like the report.
@@ -41,6 +44,10 @@ struct ArrayFix {
   std::uint64_t after = 0;
   ArraySearch search;
   std::optional<LayoutCandidate> chosen;  // search.best[0], when it beats the declared layout
+  // An array updated with shared atomics: the hot bins and the rewrites (atomic_advice.h). When
+  // its best offered rewrite beats the best layout, the proof run applies it instead.
+  std::optional<AtomicAdvice> atomics;
+  bool atomics_applied = false;
   Occupancy occupancy_before, occupancy_after;  // the kernel's, with only this array changed
 };
 
@@ -59,6 +66,8 @@ struct FixReport {
   std::vector<GlobalAdvice> global;
   std::uint64_t global_blocks_recorded = 0;  // of blocks_run: the advice is scaled from these
   std::uint64_t blocks_run = 0;
+  double min_gain = 0.01;                 // as requested
+  std::uint64_t max_shared_per_block = 0;  // the block's limit no layout may pass
 };
 
 // "tile" from "_ZZ19transpose_tiled_f32E4tile"; other names as they are.
@@ -74,6 +83,7 @@ struct FixInputs {
   KernelRunner run;
   SourceLines source_lines;
   std::size_t keep = 5;  // candidates reported per array
+  double min_gain = 0.01;  // the least a change must save, as a fraction of what it changes (--min-gain)
   int registers_per_thread = 0;  // from ptxas -v; 0: not counted
   std::string registers_note;
 };

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <tuple>
 
 #include "analysis/remap_listener.h"
@@ -73,18 +74,33 @@ std::optional<std::uint64_t> price_under(const model::Arch& arch, const emu::Reg
   return total;
 }
 
+std::uint64_t required_gain(std::uint64_t before, double min_gain) {
+  const double g = std::ceil(static_cast<double>(before) * std::max(0.0, min_gain));
+  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(g));
+}
+
 ArraySearch search_layouts(const model::Arch& arch, const emu::Region& region,
-                           const std::vector<RecordedAccess>& accesses, std::size_t keep) {
+                           const std::vector<RecordedAccess>& accesses, const SearchLimits& limits) {
   ArraySearch s;
   s.elem_bytes = element_bytes(accesses);
   s.before = price_under(arch, region, accesses, layout::Identity{}, s.elem_bytes, &s.ideal).value_or(0);
   if (s.before <= s.ideal) return s;  // nothing to win
+  const std::uint64_t gain = required_gain(s.before, limits.min_gain);
   std::vector<LayoutCandidate> ranked;
   for (const layout::Layout& l : candidate_layouts(region.size, s.elem_bytes)) {
     ++s.candidates;
     auto w = price_under(arch, region, accesses, l, s.elem_bytes);
     if (!w || *w >= s.before) continue;
-    ranked.push_back(LayoutCandidate{l, *w, layout::footprint(l, region.size) - region.size, arithmetic_cost(l)});
+    const std::uint64_t extra = layout::footprint(l, region.size) - region.size;
+    if (extra > limits.max_extra_bytes) {
+      ++s.over_limit;
+      continue;
+    }
+    if (s.before - *w < gain) {
+      ++s.too_small;
+      continue;
+    }
+    ranked.push_back(LayoutCandidate{l, *w, extra, arithmetic_cost(l)});
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const LayoutCandidate& a, const LayoutCandidate& b) {
     return std::tie(a.wavefronts, a.extra_bytes, a.arithmetic) < std::tie(b.wavefronts, b.extra_bytes, b.arithmetic);
@@ -92,7 +108,7 @@ ArraySearch search_layouts(const model::Arch& arch, const emu::Region& region,
   // The best few, at most two of each kind, so a padding still shows beside many swizzles.
   std::vector<int> per_kind(std::variant_size_v<layout::Layout>, 0);
   for (LayoutCandidate& c : ranked)
-    if (s.best.size() < keep && per_kind[c.layout.index()]++ < 2) s.best.push_back(std::move(c));
+    if (s.best.size() < limits.keep && per_kind[c.layout.index()]++ < 2) s.best.push_back(std::move(c));
   return s;
 }
 

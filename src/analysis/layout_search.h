@@ -52,6 +52,8 @@ struct ArraySearch {
   std::uint64_t ideal = 0;
   std::size_t candidates = 0;      // layouts tried
   std::vector<LayoutCandidate> best;  // ranked, at most `keep`, two per kind; only those better than before
+  std::size_t over_limit = 0;      // candidates left out: past the block's shared-memory limit
+  std::size_t too_small = 0;       // candidates left out: saving less than the minimum gain
 };
 
 // The smallest bytes any recorded access moves per lane (ldmatrix: 16): the element size.
@@ -68,7 +70,21 @@ std::optional<std::uint64_t> price_under(const model::Arch& arch, const emu::Reg
                                          const std::vector<RecordedAccess>& accesses, const layout::Layout& layout,
                                          std::uint64_t elem_bytes, std::uint64_t* ideal = nullptr);
 
+// What a layout may cost and must gain to be offered.
+struct SearchLimits {
+  std::size_t keep = 5;  // candidates reported
+  // Shared bytes a layout may add: the block's limit (sm_90: 232,448 bytes) less what the
+  // kernel already uses; a layout past it could not launch.
+  std::uint64_t max_extra_bytes = ~std::uint64_t{0};
+  // The least a layout must save, as a fraction of the array's wavefronts as declared
+  // (--min-gain, default 1%): saving 2 of 4,221 wavefronts is not worth a rewrite.
+  double min_gain = 0.01;
+};
+
 ArraySearch search_layouts(const model::Arch& arch, const emu::Region& region,
-                           const std::vector<RecordedAccess>& accesses, std::size_t keep = 5);
+                           const std::vector<RecordedAccess>& accesses, const SearchLimits& limits = {});
+
+// The wavefronts a change must save out of `before` to be offered: min_gain of them, at least 1.
+std::uint64_t required_gain(std::uint64_t before, double min_gain);
 
 }  // namespace warpscope::analysis

@@ -103,7 +103,7 @@ TEST(LayoutSearch, RowsThatAreNotPowersOfTwoGetPaddingAndOnlyBijectiveSwizzles) 
     accesses.push_back({1, row, 1});
     accesses.push_back({2, column, 1});
   }
-  const ArraySearch s = search_layouts(sm90(), tile, accesses, 8);
+  const ArraySearch s = search_layouts(sm90(), tile, accesses, SearchLimits{8});
   EXPECT_EQ(s.before, 24u * 1 + 24u * 6);
   EXPECT_EQ(s.ideal, 48u);
   ASSERT_FALSE(s.best.empty());
@@ -194,6 +194,33 @@ TEST(ArrayName, DemanglesFunctionStatics) {
   EXPECT_EQ(array_name("_ZZ19transpose_tiled_f32E4tile"), "tile");
   EXPECT_EQ(array_name("_ZZ16transpose_paddedIfEvPT_PKS0_iE4tile"), "tile");
   EXPECT_EQ(array_name("smem"), "smem");
+}
+
+// A rewrite that saves almost nothing is not offered: 2 excess wavefronts in 4,000.
+TEST(LayoutSearch, ALayoutMustSaveTheMinimumGain) {
+  const emu::Region bins{"bins", model::Space::Shared, 0, 256};
+  std::vector<RecordedAccess> accesses{{1, access(model::MemOp::SharedLoad, 4, 0, 4), 4000},
+                                       {2, access(model::MemOp::SharedLoad, 4, 0, 8), 2}};  // 2-way: 2 wavefronts
+  const ArraySearch strict = search_layouts(sm90(), bins, accesses);
+  EXPECT_EQ(strict.before, 4004u);
+  EXPECT_TRUE(strict.best.empty());
+  EXPECT_GT(strict.too_small, 0u);
+  const ArraySearch any = search_layouts(sm90(), bins, accesses, SearchLimits{5, ~std::uint64_t{0}, 0.0});
+  ASSERT_FALSE(any.best.empty());
+  EXPECT_EQ(any.best[0].wavefronts, 4002u);
+  EXPECT_EQ(required_gain(4004, 0.01), 41u);
+  EXPECT_EQ(required_gain(10, 0.01), 1u);
+}
+
+// No layout takes the block past its shared-memory limit: a padding of a large array that
+// would is left out, and a swizzle (no extra bytes) is offered instead.
+TEST(LayoutSearch, NoLayoutPassesTheSharedMemoryLimit) {
+  const emu::Region tile{"tile", model::Space::Shared, 0, 4096};
+  const ArraySearch s = search_layouts(sm90(), tile, transpose_accesses(0, 4), SearchLimits{8, 64, 0.01});
+  ASSERT_FALSE(s.best.empty());
+  for (const auto& c : s.best) EXPECT_LE(c.extra_bytes, 64u) << layout::describe(c.layout);
+  EXPECT_GT(s.over_limit, 0u);  // float tile[32][33] needs 128 more bytes
+  EXPECT_TRUE(std::holds_alternative<layout::Swizzle>(s.best[0].layout));
 }
 
 }  // namespace

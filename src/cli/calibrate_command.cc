@@ -50,12 +50,23 @@ int report(const std::vector<std::string>& files, const model::Arch& arch, Comma
       return kExitError;
     }
     const auto check = jsonio::check_calibration(*text, arch);
+    if (check.rows == 0) {  // not calibration data at all: one line, not one per row
+      std::string why = check.unreadable.empty() ? "it has no rows" : check.unreadable.front();
+      if (check.unreadable.size() > 1) why += fmt::format(" (and {} more rows like it)", check.unreadable.size() - 1);
+      ctx.err << "warpscope: error: " << file << " is not calibration JSON lines (op, width, mask, offsets, metrics): "
+              << why << "\n";
+      return kExitError;
+    }
     ctx.out << fmt::format("{}: {} of {} patterns agree ({} counters compared)\n", file, check.agreeing_rows, check.rows,
                            check.compared);
     for (const auto& d : check.disagreements)
       ctx.out << fmt::format("  {}:{}: {}: {} predicted {}, measured {}\n", file, d.row, d.pattern, d.metric,
                              d.predicted, d.measured);
-    for (const auto& u : check.unreadable) ctx.out << fmt::format("  {}: {}\n", file, u);
+    constexpr std::size_t kShown = 5;  // a mostly broken file should not bury the summary
+    for (std::size_t i = 0; i < check.unreadable.size() && i < kShown; ++i)
+      ctx.out << fmt::format("  {}: {}\n", file, check.unreadable[i]);
+    if (check.unreadable.size() > kShown)
+      ctx.out << fmt::format("  {}: and {} more unreadable rows\n", file, check.unreadable.size() - kShown);
     rows += check.rows;
     agreeing += check.agreeing_rows;
     disagreements += static_cast<int>(check.disagreements.size());

@@ -206,19 +206,20 @@ TEST(Cli, KernelErrorsAreMessages) {
   struct Case {
     std::vector<const char*> args;
     std::string expected;
+    int status;  // 2: the request was wrong (a usage error), 1: the input
   } cases[] = {
-      {{"kernel", ptx.c_str(), "--kernel", "nope"}, "no kernel named 'nope'"},
-      {{"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "0"}, "--grid: each dimension"},
-      {{"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--block", "64,64"}, "at most 1024 threads"},
-      {{"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--arg", "buf:16"}, "1 arguments given; kernel 'transpose_tiled_f32' takes u64"},
+      {{"kernel", ptx.c_str(), "--kernel", "nope"}, "no kernel named 'nope'", 2},
+      {{"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--grid", "0"}, "--grid: each dimension", 2},
+      {{"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--block", "64,64"}, "at most 1024 threads", 2},
+      {{"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--arg", "buf:16"}, "1 arguments given; kernel 'transpose_tiled_f32' takes u64", 2},
       {{"kernel", ptx.c_str(), "--kernel", "transpose_tiled_f32", "--arg", "buf:64", "--arg", "buf:64", "--arg",
         "i32:4", "--blocks", "7-3"},
-       "--blocks"},
-      {{"kernel", "/nonexistent.ptx"}, "cannot read '/nonexistent.ptx'"},
+       "--blocks", 2},
+      {{"kernel", "/nonexistent.ptx"}, "cannot read '/nonexistent.ptx'", 1},
   };
   for (const auto& c : cases) {
     const CliRun r = run(c.args);
-    EXPECT_EQ(r.status, 1) << c.expected;
+    EXPECT_EQ(r.status, c.status) << c.expected;
     EXPECT_NE(r.err.find(c.expected), std::string::npos) << r.err;
   }
 }

@@ -11,6 +11,10 @@ namespace CLI {
 class App;
 }
 
+namespace warpscope {
+struct Error;
+}
+
 namespace warpscope::cli {
 
 // Exit statuses, documented in docs/ci.md ("Exit statuses").
@@ -27,6 +31,10 @@ struct CommandContext {
   int exit_code = kExitOk;
   bool err_is_terminal = false;  // `err` is a terminal: progress bars may be drawn on it
 };
+
+// Prints "warpscope: error: ..." and returns the exit status the error calls for:
+// kExitBadInput for a usage error (a bad option value), kExitError otherwise.
+int report_error(CommandContext& ctx, const Error& e);
 
 struct Command {
   const char* name;

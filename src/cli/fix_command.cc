@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -17,6 +18,9 @@
 #include "driver/input.h"
 #include "report/fix_report.h"
 #include "report/html_writer.h"
+#include "report/kernel_text.h"
+
+#include <nlohmann/json.hpp>
 
 namespace warpscope::cli {
 
@@ -28,14 +32,26 @@ struct FixOptions {
   std::string html;
   int keep = 5;
   int registers = 0;  // --registers: given, instead of asking ptxas -v
+  std::string min_gain = "1%";
 };
 
-int fail(CommandContext& ctx, const Error& e) {
-  ctx.err << "warpscope: " << e.render() << "\n";
-  return kExitError;
+// "1%", "0.5%" or "0.01" -> a fraction; a usage error otherwise.
+Expected<double> parse_min_gain(const std::string& text) {
+  std::string s = text;
+  const bool percent = !s.empty() && s.back() == '%';
+  if (percent) s.pop_back();
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || !(v >= 0) || (percent ? v > 100 : v > 1))
+    return make_usage_error("--min-gain: '" + text + "' is not a fraction 0..1 or a percentage like 1%");
+  return percent ? v / 100 : v;
 }
 
+int fail(CommandContext& ctx, const Error& e) { return report_error(ctx, e); }
+
 int run_fix(const FixOptions& o, CommandContext& ctx) {
+  auto min_gain = parse_min_gain(o.min_gain);
+  if (!min_gain) return fail(ctx, min_gain.error());
   auto prepared = prepare_launch(o.launch, ctx.in);
   if (!prepared) return fail(ctx, prepared.error());
   const driver::PreparedLaunch& p = **prepared;
@@ -51,11 +67,25 @@ int run_fix(const FixOptions& o, CommandContext& ctx) {
       last = done;
       draw(done, total);
     };
-  auto fixed = driver::fix_kernel(p, driver::FixRequest{static_cast<std::size_t>(std::max(1, o.keep)), o.registers},
+  auto fixed = driver::fix_kernel(p, driver::FixRequest{static_cast<std::size_t>(std::max(1, o.keep)), o.registers, *min_gain},
                                   progress);
   bar.finish();
   if (!fixed) return fail(ctx, fixed.error());
   const analysis::FixReport& report = fixed->report;
+  if (fixed->failed) {  // partial figures: nothing to fix or prove yet
+    if (o.json) {
+      nlohmann::json diagnostics = nlohmann::json::array();
+      for (const auto& d : fixed->diagnostics) diagnostics.push_back(report::diagnostic_text(d, o.launch.verbose));
+      ctx.out << nlohmann::json{{"kernel", report.before.kernel}, {"failed", true}, {"diagnostics", diagnostics}}.dump(2)
+              << "\n";
+    } else {
+      ctx.out << "warpscope fix: " << report.before.kernel
+              << ": the emulation stopped with an error, so there is nothing to fix or prove yet:\n";
+      for (const auto& d : fixed->diagnostics) ctx.out << "  " << report::diagnostic_text(d, o.launch.verbose) << "\n";
+    }
+    for (const auto& d : fixed->diagnostics) ctx.err << "warpscope: " << report::diagnostic_text(d, o.launch.verbose) << "\n";
+    return kExitError;
+  }
   if (!o.html.empty())
     if (auto written = driver::write_text_file(o.html, report::fix_html(report, *p.arch)); !written)
       return fail(ctx, written.error());
@@ -63,10 +93,8 @@ int run_fix(const FixOptions& o, CommandContext& ctx) {
     ctx.out << report::fix_json(report).dump(2) << "\n";
   else
     ctx.out << report::fix_text(report);
-  for (const auto& d : fixed->diagnostics)
-    ctx.err << "warpscope: " << (d.severity == emu::Diagnostic::Severity::Error ? "error: " : "warning: ") << d.message
-            << "\n";
-  return fixed->failed ? kExitError : kExitOk;
+  for (const auto& d : fixed->diagnostics) ctx.err << "warpscope: " << report::diagnostic_text(d, o.launch.verbose) << "\n";
+  return kExitOk;
 }
 
 }  // namespace
@@ -74,9 +102,14 @@ int run_fix(const FixOptions& o, CommandContext& ctx) {
 void add_fix_command(CLI::App& app, CommandContext& ctx) {
   auto o = std::make_shared<FixOptions>();
   CLI::App* sub = app.add_subcommand(
-      "fix", "Find the shared-memory layout that removes a kernel's bank conflicts, and prove it by re-running the kernel");
+      "fix", "Find the shared layouts, atomics rewrites and global changes that remove a kernel's excess memory traffic, and "
+             "prove them by re-running the kernel");
   add_launch_options(*sub, o->launch);
   sub->add_option("--candidates", o->keep, "candidate layouts reported per array")->capture_default_str();
+  sub->add_option("--min-gain", o->min_gain,
+                  "offer only changes that save at least this much of what they change: a fraction or a percentage "
+                  "(an array's wavefronts, a line's sectors)")
+      ->capture_default_str();
   sub->add_flag("--json", o->json, "print the result as JSON");
   sub->add_option("--html", o->html, "also write the first run's report as an HTML page, with the chosen layouts")
       ->type_name("FILE");

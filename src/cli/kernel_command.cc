@@ -36,21 +36,7 @@ struct KernelOptions {
   std::vector<std::string> fail_on;
 };
 
-int fail(CommandContext& ctx, const Error& e) {
-  ctx.err << "warpscope: " << e.render() << "\n";
-  return kExitError;
-}
-
-// Parses every --fail-on before the emulation, so a typo costs no time.
-Expected<std::vector<analysis::FailCondition>> parse_fail_conditions(const std::vector<std::string>& texts) {
-  std::vector<analysis::FailCondition> conditions;
-  for (const std::string& t : texts) {
-    auto c = analysis::parse_fail_condition(t);
-    if (!c) return c.error();
-    conditions.push_back(std::move(*c));
-  }
-  return conditions;
-}
+int fail(CommandContext& ctx, const Error& e) { return report_error(ctx, e); }
 
 // Compiler-style diagnostics, the SARIF log, and the --fail-on gate: kExitOk, kExitError
 // (the SARIF file could not be written) or kExitGateFailed.
@@ -72,11 +58,8 @@ int report_findings(const KernelOptions& o, const analysis::KernelReport& report
 }
 
 int run_kernel(const KernelOptions& o, CommandContext& ctx) {
-  auto conditions = parse_fail_conditions(o.fail_on);
-  if (!conditions) {
-    ctx.err << "warpscope: " << conditions.error().render() << "\n";
-    return kExitBadInput;
-  }
+  auto conditions = analysis::parse_fail_conditions(o.fail_on);  // before the emulation: a typo costs no time
+  if (!conditions) return fail(ctx, conditions.error());
   auto prepared = prepare_launch(o.launch, ctx.in);
   if (!prepared) return fail(ctx, prepared.error());
   const driver::PreparedLaunch& p = **prepared;
@@ -91,10 +74,8 @@ int run_kernel(const KernelOptions& o, CommandContext& ctx) {
   if (o.json)
     ctx.out << report::kernel_json(report).dump(2) << "\n";
   else
-    ctx.out << report::kernel_text(report);
-  for (const auto& d : report.diagnostics)
-    ctx.err << "warpscope: " << (d.severity == emu::Diagnostic::Severity::Error ? "error: " : "warning: ") << d.message
-            << "\n";
+    ctx.out << report::kernel_text(report, {o.launch.verbose, fix_command_line(o.launch)});
+  for (const auto& d : report.diagnostics) ctx.err << "warpscope: " << report::diagnostic_text(d, o.launch.verbose) << "\n";
   if (analysis->failed) return kExitError;  // partial figures: no gate, no findings
   return report_findings(o, report, *conditions, ctx);
 }
@@ -115,7 +96,9 @@ void add_kernel_command(CLI::App& app, CommandContext& ctx) {
       ->type_name("FILE");
   sub->add_option("--fail-on", o->fail_on,
                   "exit with status 3 when CONDITION holds (repeatable): bank-conflicts, sector-efficiency<X "
-                  "(0..1 or N%), excess-wavefronts>N, excess-sectors>N")
+                  "(0..1 or N%), excess-wavefronts>N, excess-sectors>N, on the kernel's totals, or on one line or "
+                  "array: 'line FILE:N CONDITION', 'array NAME CONDITION' (e.g. 'line transpose_tiled.cu:27 "
+                  "bank-conflicts', 'array tile excess-wavefronts>0')")
       ->type_name("CONDITION")
       ->allow_extra_args(false);  // one condition per --fail-on, so FILE may follow it
   sub->callback([o, &ctx] { ctx.exit_code = run_kernel(*o, ctx); });

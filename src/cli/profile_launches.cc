@@ -84,12 +84,13 @@ Expected<LaunchOptions> launch_options_from_words(const std::vector<std::string>
           return make_error("launch: --dyn-smem '" + v + "' is not a byte count");
         o.request.dyn_smem = static_cast<std::uint32_t>(std::stoull(v));
       } else {
-        for (const char* fill : {":zero", ":random"})  // ptxlaunch's buffer fills: warpscope zeroes
-          if (v.rfind("buf:", 0) == 0 && v.size() > std::string(fill).size() &&
-              v.compare(v.size() - std::string(fill).size(), std::string::npos, fill) == 0)
-            v.resize(v.size() - std::string(fill).size());
-        o.request.args.push_back(v);
+        o.request.args.push_back(v);  // one grammar for both tools (emu/arg_spec.h)
       }
+    } else if (word == "--nvcc-arg" || word == "--lang") {  // warpscope's own, for .cu launches
+      std::string v;
+      if (auto s = take(v); !s) return s.error();
+      if (word == "--lang") o.request.lang = v;
+      else o.request.nvcc_args.push_back(v);
     } else if (word == "--repeat" || word == "--seed" || word == "--device") {
       std::string ignored;
       if (auto s = take(ignored); !s) return s.error();

@@ -29,7 +29,7 @@ struct LaunchSpec {
 };
 
 // FILE --kernel K ... -> the options `warpscope kernel` takes (ptxlaunch's own options
-// --repeat, --seed, --device, --dry-run are skipped; buf:N:zero and buf:N:random are buf:N).
+// --repeat, --seed, --device, --dry-run are skipped; --arg specs are one grammar for both).
 Expected<LaunchOptions> launch_options_from_words(const std::vector<std::string>& words);
 
 // The launches of a launches.txt file. Relative paths (the PTX, file: arguments) that do not

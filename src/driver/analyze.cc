@@ -62,7 +62,7 @@ Expected<FixAnalysis> fix_kernel(const PreparedLaunch& p, const FixRequest& requ
   };
   analysis::FixInputs inputs{p.module, p.kernel_name, p.launch, p.blocks_total, *p.arch, p.plan_or_null(), runner,
                              [&p](const std::string& path) { return p.source_lines(path); },
-                             std::max<std::size_t>(1, request.keep), 0, ""};
+                             std::max<std::size_t>(1, request.keep), request.min_gain, 0, ""};
   std::tie(inputs.registers_per_thread, inputs.registers_note) = registers_of(request, p);
   auto report = analysis::fix_kernel(inputs);
   if (!report) return report.error();

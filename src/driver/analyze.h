@@ -35,6 +35,7 @@ Expected<KernelAnalysis> analyze_kernel(const PreparedLaunch& launch, const Prog
 struct FixRequest {
   std::size_t keep = 5;  // candidate layouts reported per array
   int registers = 0;     // registers per thread for occupancy; 0: ask `ptxas -v` (unless no_sass)
+  double min_gain = 0.01;  // the least a change must save (a fraction of the figures it changes)
 };
 
 struct FixAnalysis {

@@ -18,10 +18,23 @@ struct PtxText {
   std::string source_dir;  // where .file paths are looked up
 };
 
-// The kernel's text: read from `file` (.ptx as is, .cu through `nvcc -arch=sm_90 -lineinfo
-// -ptx`), or, when `text` is given, that text itself (PTX, or CUDA source when `file` ends
-// in .cu; `file` then only names it in messages: "<stdin>", "kernel.cu").
-Expected<PtxText> read_ptx(const std::string& file, const std::optional<std::string>& text = std::nullopt);
+// What a kernel file holds: by its name (.cu and .cuh are CUDA source, anything else PTX),
+// or as --lang says ("ptx", "cu").
+struct SourceOptions {
+  std::string lang;                    // "", "ptx" or "cu"
+  std::vector<std::string> nvcc_args;  // extra nvcc arguments for CUDA source (-I, -D, -std=...)
+};
+
+// The kernel's text: read from `file` (PTX as is, CUDA source through `nvcc -arch=sm_90
+// -lineinfo -ptx`), or, when `text` is given, that text itself (`file` then only names it in
+// messages: "<stdin>", "kernel.cu"). CUDA source given as PTX (standard input without
+// --lang cu) is an error that says so.
+Expected<PtxText> read_ptx(const std::string& file, const std::optional<std::string>& text = std::nullopt,
+                           const SourceOptions& options = {});
+
+// True when the text looks like CUDA C++ rather than PTX (no .version/.target directive, and
+// __global__, #include or a kernel launch in it).
+bool looks_like_cuda_source(const std::string& text);
 
 // "X[,Y[,Z]]" -> Dim3; every part a positive integer.
 Expected<emu::Dim3> parse_dim3(const std::string& text, const std::string& what);

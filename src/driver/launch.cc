@@ -18,7 +18,14 @@ std::vector<std::string> PreparedLaunch::source_lines(const std::string& path) c
   return read_source_lines(path, ptx.source_dir);
 }
 
+std::vector<std::string> PreparedLaunch::parameter_names() const {
+  // PTX names parameters <kernel>_param_<i>, which says nothing the position does not; the
+  // .cu's names are for the front end to supply here.
+  return std::vector<std::string>(module.functions[static_cast<std::size_t>(kernel)].params.size());
+}
+
 void PreparedLaunch::stamp(analysis::KernelReport& report) const {
+  report.parameter_names = parameter_names();
   report.priced_from = from_sass ? "sass" : "ptx";
   report.merged_groups = from_sass ? plan.groups : 0;
   report.sass_note = sass_note;
@@ -57,9 +64,9 @@ Expected<std::unique_ptr<PreparedLaunch>> prepare_launch(const LaunchRequest& o)
   auto p = std::make_unique<PreparedLaunch>();
   p->request = o;
   auto arch = model::find_arch(o.arch);
-  if (!arch) return arch.error();
+  if (!arch) return as_usage(arch.error());
   p->arch = *arch;
-  auto ptx_text = read_ptx(o.file, o.text);
+  auto ptx_text = read_ptx(o.file, o.text, SourceOptions{o.lang, o.nvcc_args});
   if (!ptx_text) return ptx_text.error();
   p->ptx = std::move(*ptx_text);
   auto module = ptx::parse(p->ptx.text, p->ptx.path);
@@ -67,31 +74,32 @@ Expected<std::unique_ptr<PreparedLaunch>> prepare_launch(const LaunchRequest& o)
   p->module = std::move(*module);
   // Messages name parameters as the kernel's .cu does, when it can be read.
   ptx::name_parameters_from_sources(p->module, ptx::source_reader(p->ptx.source_dir));
+  bool any_entry = false;
+  for (const auto& f : p->module.functions) any_entry = any_entry || (f.is_entry && !f.is_declaration);
+  if (!any_entry)
+    return make_error("no .entry in " + p->ptx.path + ": the PTX defines no kernel (only device functions or data)");
   // Any spelling of the name; none takes the file's only kernel (else the error lists them).
   auto kernel = emu::find_kernel(p->module, o.kernel);
-  if (!kernel) return kernel.error();
+  if (!kernel) return as_usage(kernel.error());
   p->kernel = *kernel;
   p->kernel_name = p->module.functions[static_cast<std::size_t>(*kernel)].name;
   auto grid = parse_dim3(o.grid, "--grid");
   if (!grid) return grid.error();
   auto block = parse_dim3(o.block, "--block");
   if (!block) return block.error();
-  if (block->count() > 1024) return make_error("--block: at most 1024 threads per block");
-  p->launch = emu::LaunchConfig{*grid, *block, o.dyn_smem, {}};
+  if (block->count() > 1024) return make_usage_error("--block: at most 1024 threads per block");
+  p->launch = emu::LaunchConfig{*grid, *block, o.dyn_smem};
   if (!o.cluster.empty()) {
     auto cluster = parse_dim3(o.cluster, "--cluster");
-    if (!cluster) return cluster.error();
+    if (!cluster) return as_usage(cluster.error());
     p->launch.cluster = *cluster;
   }
   p->blocks_total = grid->count();
   auto resolved = resolve_plain_numbers(p->module, p->kernel, p->request.args);
-  if (!resolved) return resolved.error();
+  if (!resolved) return as_usage(resolved.error());
   p->request.args = std::move(*resolved);
-  {  // check the arguments once, before any run
-    emu::GlobalMemory memory;
-    auto args = p->arguments(memory);
-    if (!args) return args.error();
-  }
+  // Check the arguments once, before any run (allocating nothing: a buffer may be large).
+  if (auto checked = emu::check_arguments(p->module, p->kernel, p->request.args); !checked) return checked.error();
   p->run_options.workers = o.jobs;
   auto selection = parse_block_selection(o.blocks, grid->count());
   if (!selection) return selection.error();

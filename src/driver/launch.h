@@ -28,6 +28,8 @@ namespace warpscope::driver {
 struct LaunchRequest {
   std::string file;                 // .ptx or .cu path; with `text`, only its name and kind
   std::optional<std::string> text;  // the PTX (or CUDA source) itself, instead of reading `file`
+  std::string lang;                 // "", "ptx" or "cu": what `file` (or `text`) holds; "": by its name
+  std::vector<std::string> nvcc_args;  // extra nvcc arguments for CUDA source
   std::string kernel;               // plain or mangled; may be empty when the module has one
   std::string grid = "1";           // X[,Y[,Z]]
   std::string block = "32";
@@ -61,8 +63,12 @@ struct PreparedLaunch {
   const analysis::FusionPlan* plan_or_null() const { return from_sass ? &plan : nullptr; }
   // Fresh buffers and argument values for one run (a kernel may overwrite its inputs).
   Expected<emu::Arguments> arguments(emu::GlobalMemory& memory) const;
-  // Records how the report was priced.
+  // Records how the report was priced, and the parameter names it shows buffers by.
   void stamp(analysis::KernelReport& report) const;
+  // The kernel's parameter names by position, for messages: buffer argument 1 is shown as
+  // "in+0x1f40" when entry 1 is "in", as "arg1+0x1f40" when it is empty. The one place the
+  // names come from (the .cu's, when it is at hand: the front end fills this in).
+  std::vector<std::string> parameter_names() const;
   // The lines of a source file the PTX's .file names (empty when unreadable).
   std::vector<std::string> source_lines(const std::string& path) const;
 };

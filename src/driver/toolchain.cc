@@ -53,13 +53,16 @@ std::string ptxas_arch(const std::string& ptx_text, const std::string& arch) {
 
 }  // namespace
 
-Expected<std::string> compile_cuda(const std::string& cu_path) {
+Expected<std::string> compile_cuda(const std::string& cu_path, const std::vector<std::string>& extra) {
   if (find_on_path("nvcc").empty())
     return make_error("'" + cu_path + "' is CUDA source, and nvcc is not on PATH to compile it; give the PTX instead (nvcc -arch=sm_90 -lineinfo -ptx " + cu_path + ")");
   const fs::path out = fs::temp_directory_path() / ("warpscope-" + std::to_string(::getpid()) + ".ptx");
   const fs::path log = fs::path(out).replace_extension(".log");
-  const std::string cmd = "nvcc -arch=sm_90 -lineinfo -ptx -o " + shell_quote(out.string()) + " " + shell_quote(cu_path) + " > " +
-                          shell_quote(log.string()) + " 2>&1";
+  std::string words = "nvcc -arch=sm_90 -lineinfo -ptx";
+  for (const std::string& a : extra) words += " " + shell_quote(a);
+  if (fs::path(cu_path).extension() != ".cu") words += " -x cu";  // a .cuh, or standard input
+  words += " " + shell_quote(cu_path);
+  const std::string cmd = words + " -o " + shell_quote(out.string()) + " > " + shell_quote(log.string()) + " 2>&1";
   const int status = run_shell(cmd);
   auto slurp = [](const fs::path& p) -> std::optional<std::string> {
     std::ifstream in(p, std::ios::binary);
@@ -73,17 +76,26 @@ Expected<std::string> compile_cuda(const std::string& cu_path) {
   std::error_code ec;
   fs::remove(out, ec);
   fs::remove(log, ec);
-  if (status != 0 || !text) return make_error("nvcc could not compile '" + cu_path + "':\n" + messages.value_or(""));
+  if (status != 0 || !text) {
+    std::string said = messages.value_or("");
+    while (!said.empty() && (said.back() == '\n' || said.back() == '\r')) said.pop_back();
+    return make_error("nvcc could not compile '" + cu_path + "' (" + words + "); nvcc said:\n" +
+                      (said.empty() ? "(nothing)" : said));
+  }
   return std::move(*text);
 }
 
-Expected<std::string> compile_cuda_text(const std::string& source, const std::string& name) {
+Expected<std::string> compile_cuda_text(const std::string& source, const std::string& name,
+                                        const std::vector<std::string>& extra) {
   const fs::path dir = fs::temp_directory_path() / ("warpscope-cu-" + std::to_string(::getpid()));
   std::error_code ec;
   fs::create_directories(dir, ec);
   const fs::path file = dir / (name.empty() ? std::string("kernel.cu") : name);
   std::ofstream(file) << source;
-  auto ptx = compile_cuda(file.string());
+  // nvcc looks for quoted includes beside the file: give it the current folder too.
+  std::vector<std::string> args = extra;
+  args.push_back("-I.");
+  auto ptx = compile_cuda(file.string(), args);
   fs::remove_all(dir, ec);
   return ptx;
 }

@@ -6,17 +6,21 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "support/expected.h"
 
 namespace warpscope::driver {
 
-// The PTX of a CUDA source file: `nvcc -arch=sm_90 -lineinfo -ptx FILE`, or an error
-// with nvcc's own messages (or saying that nvcc is not on PATH).
-Expected<std::string> compile_cuda(const std::string& cu_path);
+// The PTX of a CUDA source file: `nvcc -arch=sm_90 -lineinfo -ptx [EXTRA...] FILE` (a .cuh
+// with `-x cu`), or an error with nvcc's command line and its own messages (or saying that
+// nvcc is not on PATH).
+Expected<std::string> compile_cuda(const std::string& cu_path, const std::vector<std::string>& extra = {});
 
-// The same for CUDA source held in memory (written to a temporary `name` first).
-Expected<std::string> compile_cuda_text(const std::string& source, const std::string& name);
+// The same for CUDA source held in memory (written to a temporary `name` first; relative -I
+// folders in `extra` are taken from the current folder, as for a file).
+Expected<std::string> compile_cuda_text(const std::string& source, const std::string& name,
+                                        const std::vector<std::string>& extra = {});
 
 // The listing of `nvdisasm -c -gi` for `ptx_text` compiled by `ptxas -arch=ARCH -lineinfo`,
 // or an error saying which tool is missing or failed.

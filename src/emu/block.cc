@@ -8,6 +8,7 @@
 #include "emu/lanes.h"
 #include "emu/special_registers.h"
 #include "emu/tensor_exec.h"
+#include "ptx/source_position.h"
 
 namespace warpscope::emu {
 
@@ -38,7 +39,7 @@ Dim3 BlockContext::thread_of(int warp, int lane) const {
 
 std::string BlockContext::where() const {
   const ptx::Instruction* origin = pc < program->code.size() ? program->code[pc].origin : nullptr;
-  return origin != nullptr ? program->module->describe(*origin) : "the end of the kernel";
+  return origin != nullptr ? ptx::source_position(*program->module, *origin) : "the end of the kernel";
 }
 
 bool unsupported(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {

@@ -1,6 +1,9 @@
 // diagnostics_test.cc: bad kernels are diagnosed, not crashed on.
 #include <gtest/gtest.h>
 
+#include "emu/args.h"
+#include "ptx/parser.h"
+
 #include "emu/emu_test_util.h"
 #include "emu/program.h"
 
@@ -25,7 +28,11 @@ TEST(Diagnostics, EarlyReturnBeforeBarrier) {
   EXPECT_EQ(d->severity, Diagnostic::Severity::Warning);
   EXPECT_NE(d->message.find("100 of 128 threads of block (0,0,0) arrived; 28 had exited (thread (100,0,0)"),
             std::string::npos) << d->message;
-  EXPECT_NE(d->message.find("barrier at misc.ptx:217 (misc.cu:20)"), std::string::npos) << d->message;
+  // The .cu position (file:line:col, the path as .file has it), not the PTX line (PTX line 217).
+  EXPECT_NE(d->message.find("misc.cu:20:3: 100 of 128"), std::string::npos) << d->message;
+  EXPECT_EQ(d->message.find("misc.ptx"), std::string::npos) << d->message;
+  ASSERT_NE(d->instruction, nullptr);
+  EXPECT_EQ(d->instruction->ptx_line, 217);
   // Threads 0..27 read s[127 - t], which exited threads never wrote.
   const Diagnostic* u = find(*report, Diagnostic::Kind::UninitializedShared);
   ASSERT_NE(u, nullptr);
@@ -43,6 +50,7 @@ TEST(Diagnostics, OutOfBoundsGlobalStore) {
   EXPECT_EQ(d->thread, (Dim3{16, 0, 0}));
   EXPECT_NE(d->message.find("out-of-bounds global store of 4 bytes"), std::string::npos) << d->message;
   EXPECT_NE(d->message.find("4 bytes past the end of 'data', 128 bytes"), std::string::npos) << d->message;
+  EXPECT_NE(d->message.find("bytes at data+0x80 ("), std::string::npos) << d->message;  // buffer + offset
   EXPECT_NE(d->message.find("thread (16,0,0)"), std::string::npos) << d->message;
   EXPECT_NE(d->message.find("misc.cu:24"), std::string::npos) << d->message;
 }
@@ -120,6 +128,32 @@ TEST(Diagnostics, MangledKernelNames) {
   auto unnamed = find_kernel(*m, "");
   ASSERT_FALSE(unnamed);
   EXPECT_EQ(unnamed.error().message, "the file has 3 kernels: name one with --kernel: foo(float*), foo(int*), bar()");
+}
+
+// An extern __shared__ array with no --dyn-smem: the message says what to pass.
+TEST(Diagnostics, ExternSharedWithoutDynamicBytesSaysToPassDynSmem) {
+  auto text = read_file(std::string(WARPSCOPE_SOURCE_DIR) + "/examples/reduce_sequential.ptx");
+  ASSERT_TRUE(text);
+  auto module = ptx::parse(std::string(text->begin(), text->end()), "reduce_sequential.ptx");
+  ASSERT_TRUE(module) << module.error().render();
+  GlobalMemory memory;
+  auto args = make_arguments(*module, 0, {"buf:4", "buf:1024"}, memory);
+  ASSERT_TRUE(args) << args.error().message;
+  auto report = run(*module, "reduce_sequential", {{1, 1, 1}, {256, 1, 1}, 0}, args->values, memory);
+  ASSERT_TRUE(report) << report.error().render();
+  const Diagnostic* d = find(*report, Diagnostic::Kind::OutOfBounds);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->message.find("and none of it dynamic: the kernel's extern __shared__ array gets the bytes the launch "
+                            "gives, so pass --dyn-smem BYTES"),
+            std::string::npos)
+      << d->message;
+  EXPECT_NE(d->message.find("at reduce_sequential.cu:12:3"), std::string::npos) << d->message;
+  // With the bytes, no hint (and no error).
+  GlobalMemory again;
+  auto args2 = make_arguments(*module, 0, {"buf:4", "buf:1024"}, again);
+  auto fine = run(*module, "reduce_sequential", {{1, 1, 1}, {256, 1, 1}, 1024}, args2->values, again);
+  ASSERT_TRUE(fine);
+  EXPECT_FALSE(fine->failed());
 }
 
 }  // namespace

@@ -76,7 +76,8 @@ struct BlockContext {
   std::vector<std::int32_t> warned;  // per (pc, kind): 1 + index into diagnostics, or 0
 
   Dim3 thread_of(int warp, int lane) const;
-  // "transpose.cu:15 (transpose.ptx:97)" for the current operation.
+  // "transpose.cu:15:5" for the current operation: its user position (ptx/source_position.h;
+  // a toolkit header's code at the user's call site). Diagnostic::instruction has the PTX line.
   std::string where() const;
 };
 

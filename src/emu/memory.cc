@@ -3,16 +3,30 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace warpscope::emu {
 
 std::uint64_t GlobalMemory::allocate(std::uint64_t size, std::string name) {
+  auto allocated = try_allocate(size, std::move(name));
+  if (!allocated) throw std::bad_alloc();  // callers that cannot fail keep within the budget
+  return *allocated;
+}
+
+Expected<std::uint64_t> GlobalMemory::try_allocate(std::uint64_t size, std::string name) {
+  if (size > kMaxTotalBytes || total_ + size > kMaxTotalBytes)
+    return make_usage_error("buffers of " + std::to_string(total_ + size) + " bytes in all; warpscope holds them in " +
+                            "host memory and allows at most " + std::to_string(kMaxTotalBytes) + " (16 GiB)");
+  auto* bytes = static_cast<std::uint8_t*>(std::calloc(size == 0 ? 1 : size, 1));  // zeroed
+  if (bytes == nullptr)
+    return make_error("cannot hold a buffer of " + std::to_string(size) + " bytes ('" + name + "'): out of host memory");
   auto b = std::make_unique<Buffer>();
   b->name = std::move(name);
   b->base = next_;
   b->size = size;
   b->index = static_cast<int>(buffers_.size());
-  b->bytes = std::make_unique<std::uint8_t[]>(size == 0 ? 1 : size);  // zeroed
+  b->bytes.reset(bytes);
+  total_ += size;
   // Next buffer: past this one, 2 MiB aligned, leaving at least 64 KiB unmapped.
   next_ = (b->base + size + 65536 + (2u << 20) - 1) & ~std::uint64_t((2u << 20) - 1);
   std::uint64_t base = b->base;

@@ -16,10 +16,13 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
+
+#include "support/expected.h"
 
 namespace warpscope::emu {
 
@@ -42,12 +45,18 @@ inline bool in_local_window(std::uint64_t a) { return a - kLocalWindow < kWindow
 inline constexpr std::uint64_t kParamWindow = 0x00007d0000000000ull;
 inline bool in_param_window(std::uint64_t a) { return a - kParamWindow < kWindowSize; }
 
+// Buffer bytes come from calloc: the zeroed pages of a large buffer cost no memory until
+// the kernel touches them.
+struct FreeBytes {
+  void operator()(std::uint8_t* p) const { std::free(p); }
+};
+
 struct Buffer {
   std::string name;  // "arg0", "counter" (a .global variable), ...
   std::uint64_t base = 0;
   std::uint64_t size = 0;
   int index = 0;  // position in GlobalMemory::buffers()
-  std::unique_ptr<std::uint8_t[]> bytes;
+  std::unique_ptr<std::uint8_t[], FreeBytes> bytes;
 };
 
 // Buffers the caller allocates before a run; the emulator reads and writes their bytes
@@ -55,8 +64,18 @@ struct Buffer {
 // allocate before run().
 class GlobalMemory {
  public:
-  // A zeroed buffer; returns its device address.
+  // The most bytes the buffers of one launch may hold in all: the emulator keeps them in
+  // host memory. --arg specs are checked against it before anything is allocated.
+  static constexpr std::uint64_t kMaxTotalBytes = std::uint64_t{16} << 30;  // 16 GiB
+
+  // A zeroed buffer; returns its device address. The caller keeps within kMaxTotalBytes
+  // (try_allocate checks).
   std::uint64_t allocate(std::uint64_t size, std::string name);
+  // The same, or an error when the buffers would pass kMaxTotalBytes or the host has no
+  // memory for it.
+  Expected<std::uint64_t> try_allocate(std::uint64_t size, std::string name);
+  // Bytes held by every buffer so far.
+  std::uint64_t total_bytes() const { return total_; }
   // A buffer holding `data`.
   std::uint64_t allocate(std::span<const std::uint8_t> data, std::string name);
 
@@ -76,6 +95,7 @@ class GlobalMemory {
  private:
   std::vector<std::unique_ptr<Buffer>> buffers_;  // sorted by base (allocation order)
   std::uint64_t next_ = kFirstBuffer;
+  std::uint64_t total_ = 0;
   std::vector<std::pair<const void*, std::uint64_t>> symbols_;
 };
 

@@ -25,22 +25,28 @@ bool out_of_bounds(const Op& op, Warp& w, int lane, Where where, std::uint64_t a
   std::string what;
   if (where == Where::Shared) {
     what = "shared " + std::string(verb(intent)) + " of " + std::to_string(width) + " bytes at offset " + hex(a) +
-           " (the block has " + std::to_string(ctx.shared_size) + " bytes of shared memory)";
+           " (the block has " + std::to_string(ctx.shared_size) + " bytes of shared memory";
+    const Program& p = *ctx.program;
+    if (p.uses_dynamic_shared && ctx.shared_size <= p.dynamic_shared_offset && a >= p.dynamic_shared_offset)
+      what += ", and none of it dynamic: the kernel's extern __shared__ array gets the bytes the launch gives, so "
+              "pass --dyn-smem BYTES as its <<<grid, block, BYTES>>> does";
+    what += ")";
   } else if (where == Where::Local) {
     what = "local " + std::string(verb(intent)) + " of " + std::to_string(width) + " bytes at offset " + hex(a) +
            " (each thread has " + std::to_string(ctx.local_size) + " bytes of local memory)";
   } else if (where == Where::Param) {
     what = "parameter " + std::string(verb(intent)) + " at offset " + hex(a);
   } else {
-    what = "global " + std::string(verb(intent)) + " of " + std::to_string(width) + " bytes at " + hex(a);
+    what = "global " + std::string(verb(intent)) + " of " + std::to_string(width) + " bytes at ";
     const Buffer* near = ctx.memory->nearest(a);
-    if (near != nullptr && a >= near->base) {
-      what += " (" + std::to_string(a + static_cast<std::uint64_t>(width) - near->base - near->size) +
+    if (near != nullptr && a >= near->base) {  // as buffer + offset, the way reports show addresses
+      what += near->name + "+" + hex(a - near->base) + " (" +
+              std::to_string(a + static_cast<std::uint64_t>(width) - near->base - near->size) +
               " bytes past the end of '" + near->name + "', " + std::to_string(near->size) + " bytes)";
     } else if (near != nullptr) {
-      what += " (" + std::to_string(near->base - a) + " bytes before '" + near->name + "')";
+      what += hex(a) + " (" + std::to_string(near->base - a) + " bytes before '" + near->name + "')";
     } else {
-      what += " (no buffer there)";
+      what += hex(a) + " (no buffer there)";
     }
   }
   ctx.diagnose(Diagnostic::Kind::OutOfBounds, Diagnostic::Severity::Error, w.index, lane,

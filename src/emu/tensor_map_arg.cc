@@ -6,8 +6,8 @@
 
 namespace warpscope::emu {
 
-Expected<KernelArg> tensor_map_argument(const std::string& spec, const ptx::Variable& param, const std::string& name,
-                                        GlobalMemory& memory, const FileReader& reader, std::uint64_t& buffer) {
+Expected<KernelArg> tensor_map_argument(const std::string& spec, const ptx::Variable& param, std::uint64_t buffer,
+                                        std::uint64_t size) {
   if (param.size != kTensorMapBytes)
     return make_error("a tensor map goes to a 128-byte parameter (.param .align 64 .b8 " + param.name +
                       "[128], a __grid_constant__ CUtensorMap); '" + param.name + "' has " + std::to_string(param.size) +
@@ -15,27 +15,12 @@ Expected<KernelArg> tensor_map_argument(const std::string& spec, const ptx::Vari
   tmap::TensorMapSpec parsed;
   std::string why;
   if (!tmap::parse_tensor_map_spec(spec, parsed, why)) return make_error(why);
-  const std::string& b = parsed.buffer;
-  if (b.rfind("buf:", 0) == 0) {
-    std::string count = b.substr(4);
-    if (auto colon = count.find(':'); colon != std::string::npos) count = count.substr(0, colon);  // buf:N:zero
-    std::uint64_t bytes = 0;
-    auto r = std::from_chars(count.data(), count.data() + count.size(), bytes);
-    if (r.ec != std::errc() || r.ptr != count.data() + count.size() || bytes == 0)
-      return make_error("expected a byte count in '" + b + "'");
-    buffer = memory.allocate(bytes, name);
-  } else {
-    auto data = reader(b.substr(5));
-    if (!data) return data.error();
-    buffer = memory.allocate(*data, name);
-  }
   parsed.fields.address = buffer;
   if (!tmap::check_tensor_map(parsed.fields, why)) return make_error("cuTensorMapEncodeTiled would fail: " + why);
   // The driver cannot know the allocation; we can: the tensor must lie inside its buffer.
   const tmap::TensorMapFields& f = parsed.fields;
   std::uint64_t end = f.dims[0] * static_cast<std::uint64_t>(tmap::element_bytes(f.dtype));
   for (int i = 1; i < f.rank; ++i) end += (f.dims[i] - 1) * f.strides[i - 1];
-  const std::uint64_t size = memory.find(buffer, 1) != nullptr ? memory.find(buffer, 1)->size : 0;
   if (end > size)
     return make_error("the tensor's last element ends at byte " + std::to_string(end) + ", past the end of its buffer (" +
                       std::to_string(size) + " bytes)");

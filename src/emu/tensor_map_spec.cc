@@ -118,8 +118,12 @@ bool parse_tensor_map_spec(const std::string& text, TensorMapSpec& out, std::str
   std::string rest = text.substr(prefix.size());
   std::size_t comma = rest.find(',');
   out.buffer = rest.substr(0, comma);
-  if (out.buffer.compare(0, 4, "buf:") != 0 && out.buffer.compare(0, 5, "file:") != 0) {
-    error = "the tensor's memory comes first, as buf:<bytes> or file:<path> (got '" + out.buffer + "')";
+  // The buffer spec is the --arg grammar's (arg_spec.h reads it); here only its kind.
+  static const char* const kinds[] = {"buf:", "file:", "fill:", "iota:", "rand:"};
+  bool buffer = false;
+  for (const char* k : kinds) buffer = buffer || out.buffer.compare(0, std::string(k).size(), k) == 0;
+  if (!buffer) {
+    error = "the tensor's memory comes first, as a buffer spec (buf:, file:, fill:, iota:, rand:; got '" + out.buffer + "')";
     return false;
   }
   std::vector<std::uint64_t> dims, strides, box, elem;

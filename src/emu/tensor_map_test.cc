@@ -48,7 +48,7 @@ TEST(TensorMapSpec, TheIssuesExample) {
 
 TEST(TensorMapSpec, ErrorsSayWhatIsWrong) {
   const std::string base = "tmap:buf:4096,dtype=f16,dims=64x64,strides=128,";
-  EXPECT_NE(parse_error("tmap:dtype=f16").find("buf:<bytes> or file:<path>"), std::string::npos);
+  EXPECT_NE(parse_error("tmap:dtype=f16").find("the tensor's memory comes first, as a buffer spec"), std::string::npos);
   EXPECT_NE(parse_error(base + "box=64x64,swizzle=16B").find("swizzle '16B' is not one of none, 32B, 64B, 128B"),
             std::string::npos);
   EXPECT_NE(parse_error(base + "box=64x64").find("missing swizzle="), std::string::npos);

@@ -13,15 +13,26 @@ int log2_of(std::uint64_t v) { return v == 0 ? 0 : std::countr_zero(v); }
 
 struct Code {
   const ArrayShape& a;
+  std::string type() const { return a.type.empty() ? element_type(a.elem_bytes) : a.type; }
+  // An extern array keeps its declaration; the code is the index to use for element i.
+  std::string dynamic(const std::string& index, std::uint64_t elements) const {
+    std::string s = "extern __shared__ " + type() + " " + a.name + "[];  use " + a.name + "[" + index +
+                    "] for element i";
+    const std::uint64_t bytes = elements * a.elem_bytes;
+    if (bytes > a.size) s += " (" + num(bytes) + " bytes: launch with " + num(bytes - a.size) + " more)";
+    return s;
+  }
   std::string operator()(const Identity&) const {
-    return "__shared__ " + element_type(a.elem_bytes) + " " + a.name + "[" + num(a.size / a.elem_bytes) + "];";
+    if (a.dynamic) return "extern __shared__ " + type() + " " + a.name + "[];";
+    return "__shared__ " + type() + " " + a.name + "[" + num(a.size / a.elem_bytes) + "];";
   }
   std::string operator()(const Padding& p) const {
     const std::uint64_t rows = (a.size + p.row_bytes - 1) / p.row_bytes, cols = p.row_bytes / a.elem_bytes;
     const std::uint64_t pad = p.pad_bytes / a.elem_bytes;
     std::string flat = "i + i / " + num(cols) + (pad == 1 ? "" : " * " + num(pad));
-    return "__shared__ " + element_type(a.elem_bytes) + " " + a.name + "[" + num(rows) + "][" + num(cols + pad) +
-           "];  // 1-D: " + a.name + "[" + flat + "] in " + num(rows * (cols + pad)) + " elements";
+    if (a.dynamic) return dynamic(flat, rows * (cols + pad));
+    return "__shared__ " + type() + " " + a.name + "[" + num(rows) + "][" + num(cols + pad) + "];  // 1-D: " + a.name +
+           "[" + flat + "] in " + num(rows * (cols + pad)) + " elements";
   }
   std::string operator()(const Swizzle& s) const {
     const int m = s.base - log2_of(a.elem_bytes);  // M on element indices
@@ -29,11 +40,16 @@ struct Code {
     const std::uint64_t cols = std::uint64_t{1} << (m + s.shift);  // the source bits start at the row index
     const std::string rmask = num((std::uint64_t{1} << s.bits) - 1);
     const std::string row_bits = m == 0 ? "(r & " + rmask + ")" : "((r & " + rmask + ") << " + num(m) + ")";
-    return a.name + "[r][c ^ " + row_bits + "]  // rows of " + num(cols) + "; 1-D: " + a.name + "[i ^ ((i >> " +
-           num(s.shift) + ") & " + num(dst) + ")]";
+    const std::string flat = "i ^ ((i >> " + num(s.shift) + ") & " + num(dst) + ")";
+    if (a.dynamic) return dynamic(flat, a.size / a.elem_bytes);
+    return a.name + "[r][c ^ " + row_bits + "]  // rows of " + num(cols) + "; 1-D: " + a.name + "[" + flat + "]";
   }
   std::string operator()(const Skew& k) const {
     const std::uint64_t cols = k.row_bytes / a.elem_bytes;
+    if (a.dynamic)
+      return dynamic("i / " + num(cols) + " * " + num(cols) + " + (i % " + num(cols) + " + i / " + num(cols) + ") % " +
+                         num(cols),
+                     a.size / a.elem_bytes);
     return a.name + "[r][(c + r) % " + num(cols) + "]  // rows of " + num(cols);
   }
 };

@@ -5,8 +5,13 @@
 //   Swizzle{5, 2, 5}                        ->  tile[r][c ^ (r & 31)]  (32 columns; flat: tile[i ^ ((i >> 5) & 31)])
 //   Swizzle{3, 4, 3}, uint4                 ->  tile[r][c ^ (r & 7)]  ...   cute: Swizzle<3,0,3> on elements
 //
-// The element type is only known by its size (PTX declares bytes): 4 -> float, 8 -> double,
-// 16 -> float4, 2 -> __half, 1 -> char; read it as "any type of that size".
+// The element type is the array's declared one when the caller knows it (ArrayShape::type,
+// from the .cu or the PTX accesses: analysis/element_type.h); otherwise named by its size.
+// An extern __shared__ array (dynamic) cannot be declared with a shape: its code is the
+// index expression to use for element i, and the bytes to launch with.
+//
+//   Padding{128, 4}, extern "sdata", 4096 B -> extern __shared__ float sdata[]; use sdata[i + i / 32]
+//                                              for element i (4224 bytes: launch with 128 more)
 #pragma once
 
 #include <cstdint>
@@ -19,10 +24,12 @@ namespace warpscope::layout {
 struct ArrayShape {
   std::string name;            // "tile"
   std::uint64_t elem_bytes = 4;
-  std::uint64_t size = 0;      // bytes as declared
+  std::uint64_t size = 0;      // bytes as declared (an extern array: as launched)
+  std::string type;            // the element type as declared ("unsigned"); empty: by its size
+  bool dynamic = false;        // extern __shared__: sized by the launch
 };
 
-// The C type name used for elements of `bytes` bytes.
+// The C type name used for elements of `bytes` bytes when the declaration is not known.
 std::string element_type(std::uint64_t bytes);
 
 // The rewrite as code: the new declaration, or the index expression.

@@ -103,6 +103,8 @@ std::vector<Finding> find_flagged_lines(const analysis::KernelReport& report) {
   std::vector<Finding> out;
   for (const analysis::LineReport& l : report.lines) {
     if (l.excess_wavefronts == 0 && l.excess_sectors == 0) continue;
+    // A toolkit header's line is counted at the user's call site too: the finding is there.
+    if (!l.also_counted_at.empty()) continue;
     for (const AccessKind& kind : kKinds)
       if (auto f = judge(report, l, kind)) out.push_back(std::move(*f));
   }

@@ -6,7 +6,9 @@
 //
 // A line is flagged when its shared accesses cost wavefronts beyond the ideal, or its global
 // accesses touch sectors beyond the ideal; a line with both gives two findings. Figures are
-// scaled like the report's totals when only some blocks were emulated.
+// scaled like the report's totals when only some blocks were emulated. Code inlined from the
+// CUDA toolkit's headers (atomicAdd, __ldg, cooperative groups) is found at the user's call
+// site, where the report counts it too, not in the header.
 #pragma once
 
 #include <string>

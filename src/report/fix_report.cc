@@ -4,13 +4,16 @@
 #include <sstream>
 
 #include "layout/layout_code.h"
+#include "ptx/source_position.h"
 #include "report/kernel_json.h"
 
 namespace warpscope::report {
 
 namespace {
 
-layout::ArrayShape shape_of(const analysis::ArrayFix& a) { return {a.name, a.search.elem_bytes, a.size}; }
+layout::ArrayShape shape_of(const analysis::ArrayFix& a) {
+  return {a.name, a.search.elem_bytes, a.size, a.element_type, a.dynamic};
+}
 
 nlohmann::json occupancy_json(const analysis::Occupancy& o) {
   nlohmann::json limits{{"warps", o.by_warps}, {"blocks", o.by_blocks}, {"shared_memory", o.by_shared}};
@@ -53,8 +56,12 @@ nlohmann::json global_json(const std::vector<analysis::GlobalAdvice>& advice) {
     for (const analysis::GlobalChange& c : a.suggestions)
       suggestions.push_back({{"change", c.change}, {"sectors", c.after.sectors}, {"requests", c.after.requests},
                              {"saved", c.saved()}, {"before", price_json(c.before)}, {"detail", c.detail}});
-    out.push_back({{"file", a.file}, {"line", a.line}, {"pc", a.pc}, {"pcs", a.pcs}, {"instruction", a.instruction},
-                   {"before", price_json(a.before)}, {"suggestions", std::move(suggestions)}});
+    nlohmann::json j{{"file", a.file}, {"line", a.line}, {"column", a.column}, {"pc", a.pc}, {"pcs", a.pcs},
+                     {"instruction", a.instruction}, {"sass", a.sass}, {"before", price_json(a.before)},
+                     {"suggestions", std::move(suggestions)}};
+    if (!a.note.empty()) j["note"] = a.note;
+    if (a.after) j["after"] = price_json(*a.after);
+    out.push_back(std::move(j));
   }
   return out;
 }
@@ -68,18 +75,40 @@ void global_text(std::ostringstream& s, const analysis::FixReport& r) {
     s << "\nglobal memory: every instruction moves its ideal sectors\n";
     return;
   }
-  s << "\nglobal memory (uncoalesced instructions; each change re-priced on every recorded access):\n";
+  s << "\nglobal memory (uncoalesced lines; each change re-priced on every recorded access, the first also by "
+       "re-running the kernel with it):\n";
   for (const analysis::GlobalAdvice& a : advice) {
-    s << "  " << (a.file.empty() ? "ptx" : a.file.substr(a.file.find_last_of('/') + 1)) << ":" << a.line << "  "
-      << a.instruction << (a.pcs.size() > 1 ? " x" + std::to_string(a.pcs.size()) : std::string()) << ": "
-      << a.before.sectors << " sectors (ideal " << a.before.ideal << "), "
-      << a.before.requests << " requests\n";
-    if (a.suggestions.empty()) s << "    no change found that saves sectors\n";
+    s << "  " << (a.file.empty() ? "PTX line" : a.file.substr(a.file.find_last_of('/') + 1))
+      << (a.file.empty() ? " " : ":") << a.line
+      << "  " << a.instruction << (a.sass.empty() ? "" : " (SASS " + a.sass + ")")
+      << (a.pcs.size() > 1 ? " x" + std::to_string(a.pcs.size()) : std::string()) << ": " << a.before.sectors
+      << " sectors (ideal " << a.before.ideal << "), " << a.before.requests << " requests\n";
+    if (!a.note.empty()) s << "    " << a.note << "\n";
+    if (a.suggestions.empty())
+      s << "    no change found that saves at least " << r.min_gain * 100 << "% of its sectors\n";
     for (const analysis::GlobalChange& c : a.suggestions)
       s << "    " << c.change << ": " << c.before.sectors << " -> " << c.after.sectors << " sectors, "
         << c.before.requests << " -> " << c.after.requests << " requests, saves " << c.saved() << "\n"
         << "      " << c.detail << "\n";
+    if (a.after && !a.suggestions.empty())
+      s << "    the kernel re-run with the first applied: " << a.after->sectors << " sectors (ideal " << a.after->ideal
+        << "), " << a.after->requests << " requests\n";
   }
+}
+
+// Hot bins: what same-address lanes cost, and each rewrite's price.
+void atomics_text(std::ostringstream& s, const analysis::ArrayFix& a) {
+  const analysis::AtomicAdvice& x = *a.atomics;
+  s << "  atomics: " << x.before << " wavefronts of its recorded accesses (ideal " << x.ideal << "), " << x.same_address
+    << " of them lanes waiting on the same address (hot bins); rewrites, each re-priced on every recorded access:\n";
+  for (const analysis::AtomicAlternative& alt : x.alternatives) {
+    s << "    " << alt.change << ": " << x.before << " -> " << alt.wavefronts << " wavefronts, +" << alt.extra_bytes
+      << " B" << (alt.offered ? "" : "  (not offered: " + alt.note + ")") << "\n";
+    if (alt.offered) s << "      " << alt.code << "\n";
+  }
+  if (a.atomics_applied)
+    s << "  the re-run applies " << x.alternatives.front().change << ": " << a.before << " -> " << a.after
+      << " shared wavefronts measured\n";
 }
 
 std::string occupancy_text(const analysis::ArrayFix& a) {
@@ -101,6 +130,8 @@ nlohmann::json fix_json(const analysis::FixReport& r) {
   nlohmann::json arrays = nlohmann::json::array();
   for (const analysis::ArrayFix& a : r.arrays) {
     nlohmann::json j{{"array", a.name}, {"symbol", a.symbol}, {"size", a.size}, {"element_bytes", a.search.elem_bytes},
+                     {"element_type", a.element_type}, {"extern", a.dynamic},
+                     {"candidates_over_limit", a.search.over_limit}, {"candidates_below_min_gain", a.search.too_small},
                      {"before", a.before}, {"ideal", a.ideal}, {"after", a.after}};
     const layout::Layout chosen = a.chosen ? a.chosen->layout : layout::Layout{layout::Identity{}};
     j["layout"] = layout::describe(chosen);
@@ -117,6 +148,15 @@ nlohmann::json fix_json(const analysis::FixReport& r) {
                             {"wavefronts", c.wavefronts}, {"extra_bytes", c.extra_bytes},
                             {"index_arithmetic", c.arithmetic}});
     j["candidates"] = std::move(candidates);
+    if (a.atomics) {
+      nlohmann::json alts = nlohmann::json::array();
+      for (const auto& alt : a.atomics->alternatives)
+        alts.push_back({{"change", alt.change}, {"wavefronts", alt.wavefronts}, {"extra_bytes", alt.extra_bytes},
+                        {"offered", alt.offered}, {"code", alt.code}, {"note", alt.note}});
+      j["atomics"] = {{"before", a.atomics->before}, {"ideal", a.atomics->ideal},
+                      {"same_address", a.atomics->same_address}, {"rewrites", std::move(alts)},
+                      {"applied", a.atomics_applied}};
+    }
     j["candidates_tried"] = a.search.candidates;
     j["recorded_before"] = a.search.before;
     arrays.push_back(std::move(j));
@@ -135,12 +175,26 @@ std::string fix_text(const analysis::FixReport& r) {
   s << kernel_occupancy_text(r);
   if (r.arrays.empty()) s << "no shared array has bank conflicts: no layout to change\n";
   for (const analysis::ArrayFix& a : r.arrays) {
-    s << "\n" << a.name << " (" << a.size << " B, " << a.search.elem_bytes << "-byte elements): " << a.before
+    s << "\n" << a.name << " (" << (a.dynamic ? "extern, " : "") << a.size << " B, "
+      << (a.element_type.empty() ? std::to_string(a.search.elem_bytes) + "-byte" : a.element_type) << " elements): " << a.before
       << " -> " << a.after << " shared wavefronts (ideal " << a.ideal << "), after measured by re-running the kernel\n";
+    if (a.atomics) atomics_text(s, a);
     if (!a.chosen) {
-      s << "  no candidate layout of " << a.search.candidates << " lowers its wavefronts\n";
+      s << "  no candidate layout of " << a.search.candidates << " lowers its wavefronts";
+      if (a.search.too_small > 0 || a.search.over_limit > 0) {
+        s << " enough to offer (";
+        if (a.search.too_small > 0)
+          s << a.search.too_small << " save less than " << r.min_gain * 100 << "% of " << a.search.before
+            << " wavefronts, the --min-gain";
+        if (a.search.too_small > 0 && a.search.over_limit > 0) s << "; ";
+        if (a.search.over_limit > 0)
+          s << a.search.over_limit << " would pass the block's " << r.max_shared_per_block << " bytes of shared memory";
+        s << ")";
+      }
+      s << "\n";
       continue;
     }
+    if (a.atomics_applied) s << "  (layouts, for comparison; the re-run applies the atomics rewrite above)\n";
     s << "  layout   " << layout::describe(a.chosen->layout) << "\n";
     s << "  code     " << layout::layout_code(a.chosen->layout, shape_of(a)) << "\n";
     if (const std::string cute = layout::cute_code(a.chosen->layout, shape_of(a)); !cute.empty())
@@ -152,7 +206,7 @@ std::string fix_text(const analysis::FixReport& r) {
         << layout::describe(c.layout) << ": " << layout::layout_code(c.layout, shape_of(a)) << "\n";
   }
   global_text(s, r);
-  s << "\nkernel after (all chosen layouts applied):\n";
+  s << "\nkernel after (re-run with every chosen layout and each line's first global change applied):\n";
   auto value = [](const analysis::Metrics& m, const std::string& name) {
     auto it = m.find(name);
     return it == m.end() ? 0LL : it->second;

@@ -2,7 +2,7 @@
 //
 // text:
 //   occupancy: 8 blocks (64 warps) per SM before and after, limited by warps; 20 registers per thread (ptxas -v)
-//   tile (4096 B, 4-byte elements): 270336 -> 16384 shared wavefronts (ideal 16384), after ...
+//   tile (4096 B, float elements): 270336 -> 16384 shared wavefronts (ideal 16384), after ...
 //     layout   Swizzle<5,2,5>
 //     code     tile[r][c ^ (r & 31)]  // rows of 32; 1-D: tile[i ^ ((i >> 5) & 31)]
 //     shared   +0 B; 8 blocks (64 warps) per SM before and after, limited by warps

@@ -2,19 +2,24 @@
 #include "report/kernel_json.h"
 
 #include "report/html_bulk.h"
+#include "report/address_label.h"
 
 namespace warpscope::report {
 
 namespace {
 
-nlohmann::json lanes_json(const analysis::InstructionCost& c) {
+nlohmann::json lanes_json(const analysis::KernelReport& r, const analysis::InstructionCost& c) {
   nlohmann::json lanes = nlohmann::json::array();
   const model::WarpAccess& a = c.worst_access;
   for (int lane = 0; lane < model::kWarpSize; ++lane) {
     if (!a.active(lane)) continue;
     nlohmann::json l{{"lane", lane}, {"address", a.address[lane]}};
-    if (model::space_of(a.op) == model::Space::Shared) l["bank"] = (a.address[lane] / 4) % 32;
-    else l["sector"] = a.address[lane] / 32;
+    if (model::space_of(a.op) == model::Space::Shared) {
+      l["bank"] = (a.address[lane] / 4) % 32;
+    } else {
+      l["sector"] = a.address[lane] / 32;
+      l["at"] = address_label(r, a.address[lane]);  // "arg1+0x1f40"
+    }
     lanes.push_back(std::move(l));
   }
   return lanes;
@@ -37,6 +42,19 @@ nlohmann::json kernel_json(const analysis::KernelReport& r) {
   out["blocks_run"] = r.blocks_run;
   out["sampled"] = r.blocks_run < r.blocks_total;
   out["scale"] = r.scale;
+  out["failed"] = r.failed();
+  nlohmann::json diags = nlohmann::json::array();
+  for (const auto& d : r.diagnostics) {
+    nlohmann::json j{{"severity", d.severity == emu::Diagnostic::Severity::Error ? "error" : "warning"},
+                     {"message", d.message},
+                     {"count", d.count}};
+    if (d.instruction != nullptr) j["ptx_line"] = d.instruction->ptx_line;
+    diags.push_back(std::move(j));
+  }
+  if (r.failed()) {  // partial figures are not results: only what went wrong
+    out["diagnostics"] = std::move(diags);
+    return out;
+  }
   out["metrics"] = r.metrics;
   out["timing_dependent"] = r.timing_dependent;
   nlohmann::json lines = nlohmann::json::array();
@@ -47,6 +65,7 @@ nlohmann::json kernel_json(const analysis::KernelReport& r) {
     j["excess_sectors"] = l.excess_sectors;
     j["conflict_degree"] = l.conflict_degree;
     j["timing_dependent"] = l.timing_dependent;
+    if (!l.also_counted_at.empty()) j["also_counted_at"] = l.also_counted_at;
     nlohmann::json insts = nlohmann::json::array();
     for (const auto& i : l.instructions)
       insts.push_back({{"ptx_line", i.ptx_line},
@@ -87,16 +106,11 @@ nlohmann::json kernel_json(const analysis::KernelReport& r) {
                          {"block", {c.worst_block.x, c.worst_block.y, c.worst_block.z}},
                          {"warp", c.worst_warp},
                          {"excess", c.worst_excess},
-                         {"lanes", lanes_json(c)}};
+                         {"lanes", lanes_json(r, c)}};
     }
     lines.push_back(std::move(j));
   }
   out["lines"] = std::move(lines);
-  nlohmann::json diags = nlohmann::json::array();
-  for (const auto& d : r.diagnostics)
-    diags.push_back({{"severity", d.severity == emu::Diagnostic::Severity::Error ? "error" : "warning"},
-                     {"message", d.message},
-                     {"count", d.count}});
   out["diagnostics"] = std::move(diags);
   out["emulation"] = {{"warp_instructions", r.warp_instructions},
                       {"thread_instructions", r.thread_instructions},

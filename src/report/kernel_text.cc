@@ -4,6 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "ptx/source_position.h"
+#include "report/address_label.h"
 
 #include "report/html_bulk.h"
 
@@ -44,7 +49,7 @@ std::string global_cell(const LineReport& l, const char* suffix) {
   return any ? fmt::format("{}/{}", sectors, ideal) : "-";
 }
 
-std::string lane_listing(const analysis::LineInstruction& worst) {
+std::string lane_listing(const analysis::KernelReport& r, const analysis::LineInstruction& worst) {
   const auto& c = worst.cost;
   const model::WarpAccess& a = c.worst_access;
   const bool shared = model::space_of(a.op) == model::Space::Shared;
@@ -60,19 +65,45 @@ std::string lane_listing(const analysis::LineInstruction& worst) {
   } else {
     s += "\n";
   }
-  s += shared ? "      lane  address  bank\n" : "      lane  address  sector\n";
+  if (shared) {
+    s += "      lane  address  bank\n";
+    for (int lane = 0; lane < model::kWarpSize; ++lane) {
+      if (!a.active(lane)) continue;
+      const bool hit = c.worst_cost.shared && ((c.worst_cost.shared->colliding_lanes >> lane) & 1u);
+      s += fmt::format("      {:>4}  {:>7}  {:>4}{}\n", lane, a.address[lane], (a.address[lane] / 4) % 32, hit ? "  *" : "");
+    }
+    return s;
+  }
+  // Global: buffer + offset for the address and for the 32-byte sector it falls in.
+  std::vector<std::pair<std::string, std::string>> cells;
+  std::size_t width = 7;
   for (int lane = 0; lane < model::kWarpSize; ++lane) {
     if (!a.active(lane)) continue;
-    const bool hit = shared && c.worst_cost.shared && ((c.worst_cost.shared->colliding_lanes >> lane) & 1u);
-    s += fmt::format("      {:>4}  {:>7}  {:>4}{}\n", lane, a.address[lane],
-                     shared ? (a.address[lane] / 4) % 32 : a.address[lane] / 32, hit ? "  *" : "");
+    cells.emplace_back(address_label(r, a.address[lane]), address_label(r, a.address[lane] / 32 * 32));
+    width = std::max(width, cells.back().first.size());
   }
+  s += fmt::format("      lane  {:<{}}  sector (its first byte)\n", "address", width);
+  std::size_t i = 0;
+  for (int lane = 0; lane < model::kWarpSize; ++lane)
+    if (a.active(lane)) {
+      s += fmt::format("      {:>4}  {:<{}}  {}\n", lane, cells[i].first, width, cells[i].second);
+      ++i;
+    }
   return s;
 }
 
+std::string line_label(const LineReport& l) { return fmt::format("{}:{}", ptx::display_file(l.file), l.line); }
+
 }  // namespace
 
-std::string kernel_text(const analysis::KernelReport& r) {
+std::string diagnostic_text(const emu::Diagnostic& d, bool verbose) {
+  std::string s = fmt::format("{}: {}{}", d.severity == emu::Diagnostic::Severity::Error ? "error" : "warning", d.message,
+                              d.count > 1 ? fmt::format(" ({} times)", d.count) : "");
+  if (verbose && d.instruction != nullptr) s += fmt::format(" [PTX line {}]", d.instruction->ptx_line);
+  return s;
+}
+
+std::string kernel_text(const analysis::KernelReport& r, const KernelTextOptions& o) {
   std::string s = fmt::format("{} ({}): grid ({},{},{}) block ({},{},{}), {} of {} blocks emulated{}, priced from {}\n",
                               r.kernel, r.ptx_file, r.launch.grid.x, r.launch.grid.y, r.launch.grid.z, r.launch.block.x,
                               r.launch.block.y, r.launch.block.z, r.blocks_run, r.blocks_total,
@@ -80,22 +111,43 @@ std::string kernel_text(const analysis::KernelReport& r) {
                               r.priced_from == "sass"
                                   ? fmt::format("the SASS ptxas emits ({} vector merges)", r.merged_groups)
                                   : fmt::format("PTX ({})", r.sass_note.empty() ? "no SASS" : r.sass_note));
+  auto diagnostics = [&] {
+    std::string d = "\nDiagnostics:\n";
+    for (const auto& x : r.diagnostics) d += "  " + diagnostic_text(x, o.verbose) + "\n";
+    return d;
+  };
+  if (r.failed()) {  // partial figures are not results
+    s += "\nThe emulation stopped with an error, so no figures are reported (they would cover only part of the "
+         "kernel's work).\n";
+    return s + diagnostics();
+  }
   s += "\nKernel totals (ncu metrics, .sum):\n";
   for (const std::string& name : analysis::kernel_metric_names())
     if (get(r.metrics, name) != 0) s += fmt::format("  {:<56} {:>12}\n", name, get(r.metrics, name));
   s += "\nPer source line, worst first (shared: wavefronts/ideal; global: sectors/ideal):\n";
+  std::size_t width = 28;  // the line column grows with the longest file name
+  for (const LineReport& l : r.lines) width = std::max(width, line_label(l).size() + (l.timing_dependent ? 2 : 0));
   // A wgmma column (its shared-memory operands) only for kernels that have one.
   const bool gmma = get(r.metrics, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma") != 0;
-  s += fmt::format("  {:<28} {:>15} {:>13} {:>13}{} {:>4} {:>15} {:>15} {:>13} {:>13}\n", "line", "shared ld", "shared st",
-                   "shared atom", gmma ? fmt::format(" {:>15}", "wgmma") : "", "deg", "global ld", "global st", "global red",
-                   "global atom");
-  for (const LineReport& l : r.lines)
-    s += fmt::format("  {:<28} {:>15} {:>13} {:>13}{} {:>4} {:>15} {:>15} {:>13} {:>13}\n",
-                     fmt::format("{}:{}{}", l.file, l.line, l.timing_dependent ? " ~" : ""),
-                     shared_cell(l, "shared_op_ld"), shared_cell(l, "shared_op_st"), shared_cell(l, "shared_op_atom"),
+  s += fmt::format("  {:<{}} {:>15} {:>13} {:>13}{} {:>4} {:>15} {:>15} {:>13} {:>13}\n", "line", width, "shared ld",
+                   "shared st", "shared atom", gmma ? fmt::format(" {:>15}", "wgmma") : "", "deg", "global ld",
+                   "global st", "global red", "global atom");
+  bool any_inlined = false;
+  for (const LineReport& l : r.lines) {
+    std::string note;
+    for (const std::string& site : l.also_counted_at) note += (note.empty() ? "" : ", ") + site;
+    if (!note.empty()) note = "  (inlined: also counted at " + note + ")", any_inlined = true;
+    s += fmt::format("  {:<{}} {:>15} {:>13} {:>13}{} {:>4} {:>15} {:>15} {:>13} {:>13}{}\n",
+                     line_label(l) + (l.timing_dependent ? " ~" : ""), width, shared_cell(l, "shared_op_ld"),
+                     shared_cell(l, "shared_op_st"), shared_cell(l, "shared_op_atom"),
                      gmma ? fmt::format(" {:>15}", shared_cell(l, "shared_op_gmma")) : "",
                      l.conflict_degree > 0 ? std::to_string(l.conflict_degree) : "-", global_cell(l, "global_op_ld"),
-                     global_cell(l, "global_op_st"), global_cell(l, "global_op_red"), global_cell(l, "global_op_atom"));
+                     global_cell(l, "global_op_st"), global_cell(l, "global_op_red"), global_cell(l, "global_op_atom"),
+                     note);
+  }
+  if (any_inlined)
+    s += "  (a toolkit header's line holds code inlined into yours; ncu shows it there, and findings and advice point "
+         "at the call site)\n";
   if (r.timing_dependent) {
     s += "  ~ timing-dependent: a compare-and-swap retry loop (ptxas's, for a shared float or 64-bit add or a 16-bit\n"
          "    atomic); its figures count the retries the lanes of one warp force on each other, the fewest any run\n"
@@ -123,24 +175,25 @@ std::string kernel_text(const analysis::KernelReport& r) {
       }
       for (const analysis::BulkCost& k : kinds)
         s += fmt::format("  {:<28} {:<15} {:>8} issues {:>12} bytes {:>15} sectors{}\n",
-                         fmt::format("{}:{}", l.file, l.line), bulk_kind_name(k), k.issues, k.bytes,
+                         line_label(l), bulk_kind_name(k), k.issues, k.bytes,
                          fmt::format("{}/{}", k.global_sectors, k.ideal_sectors),
                          k.swizzle_bytes > 0 ? fmt::format("  {}B swizzle", k.swizzle_bytes) : "");
     }
   }
+  bool flagged = false;
   for (const LineReport& l : r.lines) {
     if (l.excess_wavefronts == 0 && l.excess_sectors == 0) continue;
-    s += fmt::format("\n{}:{}: {} excess wavefronts, {} excess sectors\n", l.file, l.line, l.excess_wavefronts,
+    flagged = true;
+    if (!l.also_counted_at.empty()) continue;  // shown at its call site
+    s += fmt::format("\n{}: {} excess wavefronts, {} excess sectors\n", line_label(l), l.excess_wavefronts,
                      l.excess_sectors);
     if (!l.source.empty()) s += fmt::format("    | {}\n", l.source);
-    if (l.worst) s += lane_listing(*l.worst);
+    if (l.worst) s += lane_listing(r, *l.worst);
   }
-  if (!r.diagnostics.empty()) {
-    s += "\nDiagnostics:\n";
-    for (const auto& d : r.diagnostics)
-      s += fmt::format("  {}: {}{}\n", d.severity == emu::Diagnostic::Severity::Error ? "error" : "warning", d.message,
-                       d.count > 1 ? fmt::format(" ({} times)", d.count) : "");
-  }
+  if (!r.diagnostics.empty()) s += diagnostics();
+  if (flagged && !o.fix_command.empty())
+    s += "\nNext: warpscope fix finds the shared layout or global change that removes the excess, and proves it by "
+         "re-running the kernel:\n  " + o.fix_command + "\n";
   return s;
 }
 

@@ -16,9 +16,16 @@ struct SourcePosition {
 };
 
 struct Error {
+  // What the caller should blame: the input (a file that cannot be read or analysed; exit
+  // status 1) or the way the tool was asked (a bad option value, a missing option; status 2).
+  enum class Kind : unsigned char { Input, Usage };
+
   std::string message;
   SourcePosition where{};
   std::string source_line{};  // the offending line's text, for a caret under `where.column`
+  Kind kind = Kind::Input;
+
+  bool usage() const { return kind == Kind::Usage; }
 
   // "file:line:col: error: message" plus the source line and a caret, when known.
   std::string render() const;
@@ -49,5 +56,18 @@ struct Ok {};
 using Status = Expected<Ok>;
 
 inline Error make_error(std::string message) { return Error{std::move(message)}; }
+
+// An error in how the tool was asked: a bad --grid, --block or --arg, a missing --kernel.
+inline Error make_usage_error(std::string message) {
+  Error e{std::move(message)};
+  e.kind = Error::Kind::Usage;
+  return e;
+}
+
+// The same error, blamed on the request.
+inline Error as_usage(Error e) {
+  e.kind = Error::Kind::Usage;
+  return e;
+}
 
 }  // namespace warpscope

@@ -13,25 +13,19 @@ const char* const kUsage =
     "                 [--dump DIR]   (buffers after the first launch: DIR/arg<i>.bin)\n"
     "       ptxlaunch FILE.ptx --list\n"
     "       ptxlaunch --batch FILE   (one launch per line, 'NAME FILE.ptx --kernel ...', in one process)\n"
-    "SPEC, in the kernel's parameter order:\n"
-    "  buf:<bytes>[:zero|:random]  device buffer (default fill: deterministic pseudo-random bytes)\n"
+    "SPEC, in the kernel's parameter order (the grammar of warpscope's --arg; <size> and <count>\n"
+    "take K, M, G, T suffixes, powers of 1024):\n"
+    "  i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 f32 f64 bool:<value>\n"
+    "  buf:<size>[:zero|:random]   device buffer (default fill: deterministic pseudo-random bytes)\n"
     "  file:<path>                 device buffer holding that file's bytes\n"
-    "  i32:<v> u32:<v> i64:<v> u64:<v> f32:<v> f64:<v>\n"
-    "  tmap:<buf:|file: spec>,dtype=<t>,dims=<d0>x..,strides=<s1>x..,box=<b0>x..,swizzle=<none|32B|64B|128B>\n"
+    "  fill:<size>[:<type>]:<value>, iota:<count>:<type>[:<start>[:<step>]],\n"
+    "  rand:<count>:<type>:<seed>[:<lo>:<hi>]   device buffers of typed elements\n"
+    "  bytes:<hex>, struct:<field>,<field>,...   a by-value parameter (a struct)\n"
+    "  tmap:<buffer>,dtype=<t>,dims=<d0>x..,strides=<s1>x..,box=<b0>x..,swizzle=<none|32B|64B|128B>\n"
     "       [,elemstrides=..][,interleave=none|16B|32B][,fill=zero|nan]   a CUtensorMap (cuTensorMapEncodeTiled)\n"
     "  --cluster X[,Y[,Z]]  blocks per thread block cluster\n";
 
 namespace {
-
-int64_t ParseSigned(const std::string& what, const std::string& text, int64_t lo, int64_t hi) {
-  errno = 0;
-  char* end = nullptr;
-  long long v = std::strtoll(text.c_str(), &end, 0);
-  if (text.empty() || *end != '\0' || errno == ERANGE || v < lo || v > hi)
-    throw Error(what + ": '" + text + "' is not an integer in range [" + std::to_string(lo) +
-                ", " + std::to_string(hi) + "]");
-  return v;
-}
 
 uint64_t ParseUnsigned(const std::string& what, const std::string& text, uint64_t hi) {
   errno = 0;
@@ -44,93 +38,63 @@ uint64_t ParseUnsigned(const std::string& what, const std::string& text, uint64_
   return v;
 }
 
-double ParseFloat(const std::string& what, const std::string& text) {
-  char* end = nullptr;
-  double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0') throw Error(what + ": '" + text + "' is not a number");
-  return v;
-}
-
 }  // namespace
-
-const char* ArgKindName(ArgKind kind) {
-  switch (kind) {
-    case ArgKind::Buffer: return "buf";
-    case ArgKind::File: return "file";
-    case ArgKind::I32: return "i32";
-    case ArgKind::U32: return "u32";
-    case ArgKind::I64: return "i64";
-    case ArgKind::U64: return "u64";
-    case ArgKind::F32: return "f32";
-    case ArgKind::F64: return "f64";
-    case ArgKind::TensorMap: return "tmap";
-  }
-  return "?";
-}
-
-unsigned ArgParamSize(ArgKind kind) {
-  switch (kind) {
-    case ArgKind::I32: case ArgKind::U32: case ArgKind::F32: return 4;
-    case ArgKind::TensorMap: return 128;
-    default: return 8;
-  }
-}
 
 ArgSpec ParseArgSpec(const std::string& text) {
   ArgSpec spec;
-  spec.text = text;
-  size_t colon = text.find(':');
-  if (colon == std::string::npos)
-    throw Error("--arg '" + text + "': expected KIND:VALUE (buf:, file:, i32:, u32:, i64:, u64:, f32:, f64:)");
-  std::string kind = text.substr(0, colon), value = text.substr(colon + 1);
-  std::string what = "--arg '" + text + "'";
-  if (kind == "buf") {
-    spec.kind = ArgKind::Buffer;
-    size_t fill_colon = value.find(':');
-    if (fill_colon != std::string::npos) {
-      std::string fill = value.substr(fill_colon + 1);
-      value = value.substr(0, fill_colon);
-      if (fill == "zero") spec.fill = BufferFill::Zero;
-      else if (fill == "random") spec.fill = BufferFill::Random;
-      else throw Error(what + ": unknown fill '" + fill + "' (use zero or random)");
-    }
-    spec.bytes = ParseUnsigned(what, value, uint64_t(1) << 40);
-    if (spec.bytes == 0) throw Error(what + ": a buffer needs at least one byte");
-  } else if (kind == "file") {
-    if (value.empty()) throw Error(what + ": missing path");
-    spec.kind = ArgKind::File;
-    spec.path = value;
-  } else if (kind == "i32") {
-    spec.kind = ArgKind::I32;
-    spec.int_value = ParseSigned(what, value, INT32_MIN, INT32_MAX);
-  } else if (kind == "u32") {
-    spec.kind = ArgKind::U32;
-    spec.uint_value = ParseUnsigned(what, value, UINT32_MAX);
-  } else if (kind == "i64") {
-    spec.kind = ArgKind::I64;
-    spec.int_value = ParseSigned(what, value, INT64_MIN, INT64_MAX);
-  } else if (kind == "u64") {
-    spec.kind = ArgKind::U64;
-    spec.uint_value = ParseUnsigned(what, value, UINT64_MAX);
-  } else if (kind == "f32") {
-    spec.kind = ArgKind::F32;
-    spec.float_value = ParseFloat(what, value);
-  } else if (kind == "f64") {
-    spec.kind = ArgKind::F64;
-    spec.float_value = ParseFloat(what, value);
-  } else if (kind == "tmap") {
-    std::string why;
-    if (!warpscope::tmap::parse_tensor_map_spec(text, spec.tmap, why)) throw Error(what + ": " + why);
-    ArgSpec buffer = ParseArgSpec(spec.tmap.buffer);
-    spec.kind = ArgKind::TensorMap;
-    spec.tensor_kind = buffer.kind;
-    spec.bytes = buffer.bytes;
-    spec.fill = buffer.fill;
-    spec.path = buffer.path;
-  } else {
-    throw Error(what + ": unknown kind '" + kind + "' (buf, file, tmap, i32, u32, i64, u64, f32, f64)");
-  }
+  std::string error;
+  if (!warpscope::emu::parse_arg_spec(text, spec, error)) throw Error("--arg '" + text + "': " + error);
+  if (spec.form == ArgSpec::Form::Padding) throw Error("--arg '" + text + "': pad:<n> is only a struct field");
   return spec;
+}
+
+std::vector<BufferNeed> BuffersOf(const ArgSpec& arg) {
+  std::vector<BufferNeed> out;
+  if (arg.form == ArgSpec::Form::Buffer || arg.form == ArgSpec::Form::Extension) out.push_back({&arg.buffer, -1});  // tmap: its tensor's
+  for (size_t j = 0; j < arg.fields.size(); ++j)
+    if (arg.fields[j].form == ArgSpec::Form::Buffer) out.push_back({&arg.fields[j].buffer, int(j)});
+  return out;
+}
+
+std::vector<unsigned char> BufferBytes(const BufferRecipe& recipe, uint64_t seed, size_t index, int field,
+                                       const FileReader& read_file) {
+  using Contents = BufferRecipe::Contents;
+  if (recipe.contents == Contents::File) {
+    std::string bytes = read_file(recipe.path);
+    if (bytes.empty()) throw Error("file '" + recipe.path + "' is empty");
+    return std::vector<unsigned char>(bytes.begin(), bytes.end());
+  }
+  std::vector<unsigned char> data(recipe.bytes, 0);
+  if (recipe.contents == Contents::Default || recipe.contents == Contents::RandomBytes)
+    warpscope::emu::write_random_bytes(warpscope::emu::random_bytes_seed(seed, index, field), data.data(), data.size());
+  else
+    warpscope::emu::write_contents(recipe, data.data());
+  return data;
+}
+
+std::vector<unsigned char> ParamBytes(const ArgSpec& arg, const std::vector<uint64_t>& addresses) {
+  auto pointer = [](uint64_t a) {
+    std::vector<unsigned char> b(8);
+    for (int k = 0; k < 8; ++k) b[size_t(k)] = (unsigned char)(a >> (8 * k));
+    return b;
+  };
+  switch (arg.form) {
+    case ArgSpec::Form::Buffer: return pointer(addresses.at(0));
+    case ArgSpec::Form::Struct: {
+      std::vector<unsigned char> out(arg.size, 0);
+      size_t next = 0;
+      for (size_t j = 0; j < arg.fields.size(); ++j) {
+        const ArgSpec& f = arg.fields[j];
+        std::vector<unsigned char> b = f.form == ArgSpec::Form::Buffer ? pointer(addresses.at(next++))
+                                                                       : std::vector<unsigned char>(f.bytes.begin(), f.bytes.end());
+        std::copy(b.begin(), b.end(), out.begin() + long(arg.offsets[j]));
+      }
+      return out;
+    }
+    case ArgSpec::Form::Extension:  // tmap: the driver encodes the map (ptxlaunch.cc)
+      throw Error("--arg '" + arg.text + "': a '" + arg.kind + ":' argument's bytes come from the driver");
+    default: return std::vector<unsigned char>(arg.bytes.begin(), arg.bytes.end());
+  }
 }
 
 Dim3 ParseDim3(const std::string& option, const std::string& text) {

@@ -7,23 +7,24 @@
 //                            DIR/arg<i>.bin, i from 0 in parameter order)
 //   ptxlaunch FILE.ptx --list   (print the PTX's kernels and parameter types)
 //
-// SPEC, in the kernel's parameter order:
-//   buf:<bytes>          device buffer, filled with deterministic pseudo-random bytes
-//   buf:<bytes>:zero     device buffer, zeroed
-//   buf:<bytes>:random   same as buf:<bytes>
-//   file:<path>          device buffer holding that file's bytes
-//   i32:<v> u32:<v> i64:<v> u64:<v> f32:<v> f64:<v>   a scalar (integers: decimal or 0x..)
-//   tmap:<buf:|file: spec>,dtype=..,dims=..,strides=..,box=..,swizzle=..[,...]
-//                        a CUtensorMap made by cuTensorMapEncodeTiled for that buffer (the
-//                        syntax is warpscope's src/emu/tensor_map_spec.h, shared with it)
+// SPEC, in the kernel's parameter order: the grammar warpscope's --arg takes, from the one
+// source both tools compile (src/emu/arg_spec.h): scalars i8 u8 i16 u16 i32 u32 i64 u64 f16
+// bf16 f32 f64 bool, buffers buf: file: fill: iota: rand:, by-value bytes: and struct:.
+// The one difference: buf:<size> is filled with deterministic pseudo-random bytes here
+// (splitmix64 of --seed and the argument's index) and zeroed by warpscope; buf:<size>:zero
+// and buf:<size>:random mean the same bytes in both.
+//   tmap:<buffer>,dtype=..,dims=..,strides=..,box=..,swizzle=..[,...]  a CUtensorMap that
+//   cuTensorMapEncodeTiled makes for that buffer (fields: src/emu/tensor_map_spec.h)
 //   --cluster X[,Y[,Z]]  launch with thread block clusters (cuLaunchKernelEx)
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "emu/arg_spec.h"
 #include "emu/tensor_map_spec.h"
 
 namespace ptxlaunch {
@@ -33,22 +34,8 @@ struct Error : std::runtime_error {
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
-enum class ArgKind { Buffer, File, I32, U32, I64, U64, F32, F64, TensorMap };
-enum class BufferFill { Random, Zero };
-
-struct ArgSpec {
-  std::string text;  // as written, for messages
-  ArgKind kind = ArgKind::I32;
-  uint64_t bytes = 0;        // Buffer
-  BufferFill fill = BufferFill::Random;
-  std::string path;          // File
-  int64_t int_value = 0;     // I32, I64
-  uint64_t uint_value = 0;   // U32, U64
-  double float_value = 0.0;  // F32, F64
-  // TensorMap: the map, and its tensor's buffer (kind Buffer or File, in the fields above).
-  warpscope::tmap::TensorMapSpec tmap;
-  ArgKind tensor_kind = ArgKind::Buffer;
-};
+using warpscope::emu::ArgSpec;
+using warpscope::emu::BufferRecipe;
 
 struct Dim3 {
   unsigned x = 1, y = 1, z = 1;
@@ -74,9 +61,23 @@ struct LaunchSpec {
 ArgSpec ParseArgSpec(const std::string& text);
 Dim3 ParseDim3(const std::string& option, const std::string& text);
 LaunchSpec ParseCommandLine(const std::vector<std::string>& argv);
-const char* ArgKindName(ArgKind kind);
-// Bytes the value of this argument occupies as a kernel parameter (8 for buffers).
-unsigned ArgParamSize(ArgKind kind);
+
+// The buffers an argument needs, in order (itself, or a struct's pointer fields): each with
+// the struct field it fills (-1: the argument itself).
+struct BufferNeed {
+  const BufferRecipe* recipe;
+  int field;
+};
+std::vector<BufferNeed> BuffersOf(const ArgSpec& arg);
+
+// A buffer's bytes as the launch fills it: argument `index` of a launch with --seed `seed`.
+using FileReader = std::function<std::string(const std::string& path)>;
+std::vector<unsigned char> BufferBytes(const BufferRecipe& recipe, uint64_t seed, size_t index, int field,
+                                       const FileReader& read_file);
+
+// The argument's bytes in the parameter buffer, given the device addresses of its buffers
+// (BuffersOf's order).
+std::vector<unsigned char> ParamBytes(const ArgSpec& arg, const std::vector<uint64_t>& addresses);
 
 extern const char* const kUsage;
 

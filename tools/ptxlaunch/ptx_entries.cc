@@ -63,19 +63,30 @@ PtxParam ParseParam(const std::string& decl) {
   return param;
 }
 
-bool Fits(const PtxParam& param, ArgKind kind) {
-  if (param.bytes != ArgParamSize(kind)) return false;
-  if (param.aggregate) return true;
+// Why `arg` cannot go to `param`, or "" when it can: the rules of warpscope's emu/args.cc
+// (a buffer to an 8-byte integer parameter, a scalar to one of its size and kind or to an
+// aggregate of its size, bytes: and struct: to exactly their size).
+std::string Misfit(const PtxParam& param, const ArgSpec& arg) {
   const std::string& t = param.type;
-  switch (kind) {
-    case ArgKind::Buffer: case ArgKind::File:
-    case ArgKind::I64: case ArgKind::U64: return t == ".u64" || t == ".s64" || t == ".b64";
-    case ArgKind::I32: case ArgKind::U32: return t == ".u32" || t == ".s32" || t == ".b32";
-    case ArgKind::F32: return t == ".f32" || t == ".b32";
-    case ArgKind::F64: return t == ".f64" || t == ".b64";
-    case ArgKind::TensorMap: return false;  // a CUtensorMap is a .b8 [128] aggregate
+  const bool float_param = t.size() > 1 && t[1] == 'f', bits = t.size() > 1 && t[1] == 'b';
+  switch (arg.form) {
+    case ArgSpec::Form::Buffer:
+      return param.bytes == 8 && !float_param ? "" : "a buffer needs a 64-bit pointer parameter";
+    case ArgSpec::Form::Scalar: {
+      if (param.bytes != arg.size) return "it is " + std::to_string(arg.size) + " bytes";
+      if (param.aggregate) return "";
+      const bool float_arg = warpscope::emu::type_info(arg.type).is_float;
+      return (float_arg ? (float_param || bits) : !float_param) ? "" : "integer and float do not mix";
+    }
+    case ArgSpec::Form::Bytes:
+    case ArgSpec::Form::Struct:
+      return param.bytes == arg.size ? "" : "it gives " + std::to_string(arg.size) + " bytes";
+    case ArgSpec::Form::Padding:
+      return "pad:<n> is only a struct field";
+    case ArgSpec::Form::Extension:  // tmap: a CUtensorMap, a .b8 [128] aggregate
+      return param.bytes == 128 ? "" : "a tensor map needs a 128-byte parameter (a __grid_constant__ CUtensorMap)";
   }
-  return false;
+  return "";
 }
 
 }  // namespace
@@ -146,9 +157,9 @@ void CheckArguments(const PtxEntry& entry, const std::vector<ArgSpec>& args) {
     throw Error("kernel " + entry.name + " takes " + std::to_string(entry.params.size()) +
                 " parameters but " + std::to_string(args.size()) + " --arg were given; parameters:" + params);
   for (size_t i = 0; i < args.size(); ++i)
-    if (!Fits(entry.params[i], args[i].kind))
-      throw Error("--arg " + std::to_string(i) + " '" + args[i].text + "' (" + ArgKindName(args[i].kind) +
-                  ") does not fit parameter " + std::to_string(i) + " of " + entry.name + "; parameters:" + params);
+    if (std::string why = Misfit(entry.params[i], args[i]); !why.empty())
+      throw Error("--arg " + std::to_string(i) + " '" + args[i].text + "' does not fit parameter " + std::to_string(i) +
+                  " of " + entry.name + " (" + why + "); parameters:" + params);
 }
 
 }  // namespace ptxlaunch

@@ -39,30 +39,28 @@ std::string ReadFile(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// Deterministic bytes (splitmix64), so two runs and two machines fill alike.
-std::vector<unsigned char> PseudoRandomBytes(uint64_t bytes, uint64_t seed) {
-  std::vector<unsigned char> data(bytes);
-  uint64_t state = seed;
-  for (uint64_t i = 0; i < bytes; i += 8) {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    std::memcpy(&data[i], &z, bytes - i < 8 ? bytes - i : 8);
-  }
-  return data;
-}
-
-// One kernel parameter's storage; kernelParams points at `value` (128 bytes, 64-byte
-// aligned: a CUtensorMap fits).
+// One kernel parameter's storage; kernelParams points at `value`. Its buffers, with their
+// sizes (--dump writes them back).
 struct ParamSlot {
-  alignas(64) unsigned char value[128] = {};
-  CUdeviceptr buffer = 0;
+  std::vector<unsigned char> value;
+  std::vector<CUdeviceptr> buffers;
+  std::vector<size_t> sizes;
 };
+
+// A tmap: argument's fields (warpscope's spec reader), checked as cuTensorMapEncodeTiled would.
+warpscope::tmap::TensorMapSpec TensorMapOf(const ArgSpec& arg) {
+  warpscope::tmap::TensorMapSpec spec;
+  std::string why;
+  if (!warpscope::tmap::parse_tensor_map_spec(arg.text, spec, why)) throw Error("--arg '" + arg.text + "': " + why);
+  if (!warpscope::tmap::check_tensor_map(spec.fields, why))
+    throw Error("--arg '" + arg.text + "': cuTensorMapEncodeTiled would fail: " + why);
+  return spec;
+}
 
 // The tensor map of a tmap: argument over `buffer`, encoded by the driver.
 CUtensorMap EncodeTensorMap(const ArgSpec& arg, CUdeviceptr buffer) {
-  const warpscope::tmap::TensorMapFields& f = arg.tmap.fields;
+  const warpscope::tmap::TensorMapSpec spec = TensorMapOf(arg);
+  const warpscope::tmap::TensorMapFields& f = spec.fields;
   cuuint64_t dims[5], strides[4];
   cuuint32_t box[5], elem[5];
   for (int i = 0; i < f.rank; ++i) {
@@ -110,39 +108,27 @@ void FillArguments(const LaunchSpec& spec, std::vector<ParamSlot>& slots) {
   for (size_t i = 0; i < spec.args.size(); ++i) {
     const ArgSpec& arg = spec.args[i];
     ParamSlot& slot = slots[i];
-    const ArgKind kind = arg.kind == ArgKind::TensorMap ? arg.tensor_kind : arg.kind;
-    switch (kind) {
-      case ArgKind::Buffer:
-      case ArgKind::File: {
-        std::vector<unsigned char> data;
-        if (kind == ArgKind::File) {
-          std::string bytes = ReadFile(arg.path);
-          if (bytes.empty()) throw Error("--arg '" + arg.text + "': the file is empty");
-          data.assign(bytes.begin(), bytes.end());
-        } else if (arg.fill == BufferFill::Random) {
-          data = PseudoRandomBytes(arg.bytes, spec.seed * 1000003ull + i);
-        } else {
-          data.assign(arg.bytes, 0);
-        }
-        CHECK(cuMemAlloc(&slot.buffer, data.size()));
-        CHECK(cuMemcpyHtoD(slot.buffer, data.data(), data.size()));
-        if (arg.kind == ArgKind::TensorMap) {
-          CUtensorMap map = EncodeTensorMap(arg, slot.buffer);
-          static_assert(sizeof(map) == sizeof(slot.value), "a CUtensorMap is 128 bytes");
-          std::memcpy(slot.value, &map, sizeof(map));
-        } else {
-          std::memcpy(slot.value, &slot.buffer, sizeof(slot.buffer));
-        }
-        break;
+    std::vector<uint64_t> addresses;
+    for (const BufferNeed& need : BuffersOf(arg)) {
+      std::vector<unsigned char> data;
+      try {
+        data = BufferBytes(*need.recipe, spec.seed, i, need.field, ReadFile);
+      } catch (const Error& e) {
+        throw Error("--arg '" + arg.text + "': " + e.what());
       }
-      case ArgKind::I32: { int32_t v = int32_t(arg.int_value); std::memcpy(slot.value, &v, 4); break; }
-      case ArgKind::U32: { uint32_t v = uint32_t(arg.uint_value); std::memcpy(slot.value, &v, 4); break; }
-      case ArgKind::I64: { int64_t v = arg.int_value; std::memcpy(slot.value, &v, 8); break; }
-      case ArgKind::U64: { uint64_t v = arg.uint_value; std::memcpy(slot.value, &v, 8); break; }
-      case ArgKind::F32: { float v = float(arg.float_value); std::memcpy(slot.value, &v, 4); break; }
-      case ArgKind::F64: { double v = arg.float_value; std::memcpy(slot.value, &v, 8); break; }
-      case ArgKind::TensorMap: break;  // handled with its buffer above
+      CUdeviceptr buffer = 0;
+      CHECK(cuMemAlloc(&buffer, data.size()));
+      CHECK(cuMemcpyHtoD(buffer, data.data(), data.size()));
+      slot.buffers.push_back(buffer);
+      slot.sizes.push_back(data.size());
+      addresses.push_back(uint64_t(buffer));
     }
+    if (arg.form == ArgSpec::Form::Extension) {  // tmap: the driver's CUtensorMap over the buffer
+      CUtensorMap map = EncodeTensorMap(arg, slot.buffers.at(0));
+      slot.value.assign(reinterpret_cast<const unsigned char*>(&map), reinterpret_cast<const unsigned char*>(&map) + sizeof map);
+      continue;
+    }
+    slot.value = ParamBytes(arg, addresses);
   }
 }
 
@@ -150,17 +136,19 @@ void FillArguments(const LaunchSpec& spec, std::vector<ParamSlot>& slots) {
 // the values they read there: special registers, where the reserved shared memory is).
 void DumpBuffers(const LaunchSpec& spec, const std::vector<ParamSlot>& slots) {
   for (size_t i = 0; i < spec.args.size(); ++i) {
-    const ArgSpec& arg = spec.args[i];
-    if (arg.kind != ArgKind::Buffer && arg.kind != ArgKind::File) continue;
-    const size_t bytes = arg.kind == ArgKind::Buffer ? arg.bytes : ReadFile(arg.path).size();
-    std::vector<unsigned char> data(bytes);
-    CHECK(cuMemcpyDtoH(data.data(), slots[i].buffer, bytes));
-    const std::string path = spec.dump_dir + "/arg" + std::to_string(i) + ".bin";
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (f == nullptr) throw Error("--dump: cannot write '" + path + "'");
-    const bool ok = std::fwrite(data.data(), 1, bytes, f) == bytes;
-    if (std::fclose(f) != 0 || !ok) throw Error("--dump: cannot write '" + path + "'");
-    std::fprintf(stderr, "ptxlaunch: wrote %s (%zu bytes)\n", path.c_str(), bytes);
+    const ParamSlot& slot = slots[i];
+    for (size_t k = 0; k < slot.buffers.size(); ++k) {
+      std::vector<unsigned char> data(slot.sizes[k]);
+      CHECK(cuMemcpyDtoH(data.data(), slot.buffers[k], data.size()));
+      // arg<i>.bin, or arg<i>.<k>.bin for the buffers of a struct's pointer fields
+      const std::string path = spec.dump_dir + "/arg" + std::to_string(i) +
+                               (slot.buffers.size() > 1 ? "." + std::to_string(k) : "") + ".bin";
+      std::FILE* f = std::fopen(path.c_str(), "wb");
+      if (f == nullptr) throw Error("--dump: cannot write '" + path + "'");
+      const bool ok = std::fwrite(data.data(), 1, data.size(), f) == data.size();
+      if (std::fclose(f) != 0 || !ok) throw Error("--dump: cannot write '" + path + "'");
+      std::fprintf(stderr, "ptxlaunch: wrote %s (%zu bytes)\n", path.c_str(), data.size());
+    }
   }
 }
 
@@ -191,12 +179,11 @@ int Run(const LaunchSpec& spec) {
   const PtxEntry& entry = ResolveKernel(entries, spec.kernel);
   CheckArguments(entry, spec.args);
   if (spec.dry_run) {
-    for (const ArgSpec& arg : spec.args) {
-      const bool file = arg.kind == ArgKind::File || (arg.kind == ArgKind::TensorMap && arg.tensor_kind == ArgKind::File);
-      if (file && ReadFile(arg.path).empty()) throw Error("--arg '" + arg.text + "': the file is empty");
-      std::string why;
-      if (arg.kind == ArgKind::TensorMap && !warpscope::tmap::check_tensor_map(arg.tmap.fields, why))
-        throw Error("--arg '" + arg.text + "': cuTensorMapEncodeTiled would fail: " + why);
+    for (size_t i = 0; i < spec.args.size(); ++i) {
+      for (const BufferNeed& need : BuffersOf(spec.args[i]))
+        if (need.recipe->contents == BufferRecipe::Contents::File && ReadFile(need.recipe->path).empty())
+          throw Error("--arg '" + spec.args[i].text + "': the file is empty");
+      if (spec.args[i].form == ArgSpec::Form::Extension) TensorMapOf(spec.args[i]);  // throws when it cannot be made
     }
     std::printf("ptxlaunch: dry run ok: %s\n", DescribeEntry(entry).c_str());
     return 0;
@@ -224,7 +211,7 @@ void LaunchOne(const LaunchSpec& spec, const PtxEntry& entry, const std::string&
   std::vector<ParamSlot> slots(spec.args.size());
   FillArguments(spec, slots);
   std::vector<void*> params;
-  for (ParamSlot& slot : slots) params.push_back(slot.value);
+  for (ParamSlot& slot : slots) params.push_back(slot.value.data());
 
   // One launch first (module load and first-touch out of the way), then each of the
   // --repeat launches timed with CUDA events; median, min and max per launch.
@@ -284,7 +271,7 @@ void LaunchOne(const LaunchSpec& spec, const PtxEntry& entry, const std::string&
   std::printf("\n");
 
   for (ParamSlot& slot : slots)
-    if (slot.buffer) CHECK(cuMemFree(slot.buffer));
+    for (CUdeviceptr buffer : slot.buffers) CHECK(cuMemFree(buffer));
   CHECK(cuModuleUnload(module));
 }
 
