@@ -192,6 +192,27 @@ def sass_op_classes(mnemonic, space, operation):
     return classes
 
 
+def kernel_key(name):
+    """A kernel's name as the raw page and the source page both spell it: ncu writes template
+    arguments as `<64, 8>` on one page and `<(int)64, (int)8>` on the other, and parameter
+    types as written (`T1 *`) or substituted (`float *`); the name and its template arguments,
+    casts removed, identify the kernel."""
+    name = re.sub(r"\((?:unsigned |signed )?(?:int|long long|long|short|char|bool)\)", "", name.strip())
+    if name.startswith("void "):
+        name = name[5:]
+    depth = 0
+    for i, c in enumerate(name):
+        depth += c == "<"
+        depth -= c == ">"
+        if c == "(" and depth == 0:
+            return name[:i].replace(" ", "")
+    return name.replace(" ", "")
+
+
+def same_kernel(a, b):
+    return a.strip() == b.strip() or kernel_key(a) == kernel_key(b)
+
+
 def sass_totals(path, kernel):
     rows = read_rows(path)
     if rows is None:
@@ -201,7 +222,7 @@ def sass_totals(path, kernel):
         if not row:
             continue
         if row[0].strip() in ("Kernel Name", "Function Name"):
-            mine = kernel is None or (len(row) > 1 and row[1].strip() == kernel)
+            mine = kernel is None or (len(row) > 1 and same_kernel(row[1], kernel))
             header = None
             continue
         if "Address" in row and "Source" in row:
