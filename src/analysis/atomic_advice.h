@@ -85,6 +85,7 @@ class AtomicRewriteListener final : public emu::Listener {
   void on_access(const emu::AccessEvent& e) override;
   void on_barrier(const emu::BarrierEvent& e) override { next_->on_barrier(e); }
   void on_divergence(const emu::DivergenceEvent& e) override { next_->on_divergence(e); }
+  void on_bulk_copy(const emu::BulkCopyEvent& e) override { next_->on_bulk_copy(e); }
   void on_block_end(const emu::BlockEvent& e) override { next_->on_block_end(e); }
   std::unique_ptr<emu::Listener> take_next() { return std::move(next_); }
 

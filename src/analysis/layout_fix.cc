@@ -43,6 +43,35 @@ std::map<int, Wavefronts> wavefronts_by_region(const model::Arch& arch, const em
   return out;
 }
 
+// The arrays the hardware writes or reads in a layout of its own: TMA and bulk copies into
+// shared memory (each copy instruction's first destination names its array), and wgmma's
+// descriptor reads (recorded accesses of op Gmma).
+std::map<int, std::string> hardware_arrays(const model::Arch& arch, const emu::RunReport& run,
+                                           const std::map<int, std::vector<RecordedAccess>>& accesses) {
+  CostListener merged(arch);
+  for (const auto& l : run.listeners)
+    if (const auto* c = dynamic_cast<const CostListener*>(l.get())) merged.merge(*c);
+  std::map<int, std::set<std::string>> who;
+  for (const BulkCost& c : merged.bulk_copies()) {
+    if (!c.used() || !c.is_load()) continue;
+    for (std::size_t i = 0; i < run.regions.size(); ++i) {
+      const emu::Region& r = run.regions[i];
+      if (r.space == model::Space::Shared && c.shared >= r.base && c.shared < r.base + r.size)
+        who[static_cast<int>(i)].insert(c.tensor ? "TMA" : "bulk copies");
+    }
+  }
+  for (const auto& [region, list] : accesses)
+    for (const RecordedAccess& a : list)
+      if (a.access.op == model::MemOp::Gmma) who[region].insert("wgmma");
+  std::map<int, std::string> out;
+  for (const auto& [region, names] : who) {
+    std::string text;
+    for (const std::string& n : names) text += (text.empty() ? "" : " and ") + n;
+    out[region] = text;
+  }
+  return out;
+}
+
 // The array's element type in the user's words: the .cu's declaration, else what the PTX
 // accesses of the element's width read, else a name for its size.
 std::string element_type_of(const FixInputs& in, const emu::RunReport& run, const std::string& name,
@@ -128,6 +157,7 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
   std::vector<RegionRemap> remaps;
   std::vector<AtomicRewrite> atomic_rewrites;
   const auto accesses = recorded.by_region();
+  const auto hardware = hardware_arrays(arch, *first, accesses);
   for (const auto& [region, list] : accesses) {
     auto it = before.find(region);
     if (it == before.end() || it->second.total <= it->second.ideal) continue;
@@ -138,6 +168,8 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
     fix.symbol = r.name;
     fix.name = array_name(r.name);
     fix.size = r.size;
+    fix.base = r.base;
+    if (auto h = hardware.find(region); h != hardware.end()) fix.hardware = h->second;
     for (const ptx::Variable& v : in.module.variables)
       if (v.name == r.name && v.space == ptx::Space::Shared) fix.dynamic = v.is_dynamic;
     fix.before = it->second.total;
@@ -145,7 +177,8 @@ Expected<FixReport> fix_kernel(const FixInputs& in) {
     // No layout may take the block past its shared-memory limit, counting the other arrays' changes.
     const std::uint64_t used = report.shared_bytes_before + report.shared_bytes_after;
     const std::uint64_t limit = report.max_shared_per_block;
-    fix.search = search_layouts(arch, r, list, SearchLimits{in.keep, used < limit ? limit - used : 0, in.min_gain});
+    fix.search = search_layouts(arch, r, list,
+                                SearchLimits{in.keep, used < limit ? limit - used : 0, in.min_gain, !fix.hardware.empty()});
     fix.element_type = element_type_of(in, *first, fix.name, list, fix.search.elem_bytes);
     fix.occupancy_before = occupancy(arch, report.shared_bytes_before, threads, regs);
     fix.occupancy_after = fix.occupancy_before;

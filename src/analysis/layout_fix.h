@@ -36,6 +36,11 @@ struct ArrayFix {
   std::string name;    // for code: "tile"
   std::string element_type;  // as declared in the .cu, else as the PTX accesses read it (element_type.h)
   bool dynamic = false;      // extern __shared__: sized by the launch (--dyn-smem)
+  // Who lays the array out besides the kernel's own loads and stores: "TMA" (tensor copies
+  // write it), "bulk copies", "wgmma" (it reads it through descriptors), joined by " and ";
+  // empty for none. Such an array is searched over the hardware's swizzle modes only.
+  std::string hardware;
+  std::uint64_t base = 0;    // its offset in the block's shared memory
   std::uint64_t size = 0;
   // Shared wavefronts (loads and stores) of the instructions whose accesses fall in the
   // array, from the first run (before) and the proof run (after); scaled like the report.

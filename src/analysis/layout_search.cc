@@ -20,8 +20,16 @@ std::uint64_t element_bytes(const std::vector<RecordedAccess>& accesses) {
   return elem == 0 ? 4 : elem;
 }
 
-std::vector<layout::Layout> candidate_layouts(std::uint64_t size, std::uint64_t elem) {
+std::vector<layout::Layout> candidate_layouts(std::uint64_t size, std::uint64_t elem, bool hardware_only) {
   std::vector<layout::Layout> out;
+  if (hardware_only) {
+    // The hardware swizzles within each 128-byte row (bits 4-6 by bits 7-9), so a row stays a
+    // row: the array need not be a whole number of rows (a dynamic buffer with barriers after
+    // its tiles), only span one swizzle period.
+    for (int b = 1; b <= 3; ++b)
+      if (const layout::Swizzle sw{b, 4, 3}; size >= (std::uint64_t{1} << (4 + 3 + b))) out.push_back(sw);
+    return out;
+  }
   if (elem == 0 || !std::has_single_bit(elem)) return out;
   // Every row pitch of whole elements that divides the array: powers of two, and the others
   // (float tile[24][24] has 96-byte rows, a 18x18 halo tile 72-byte ones).
@@ -87,7 +95,7 @@ ArraySearch search_layouts(const model::Arch& arch, const emu::Region& region,
   if (s.before <= s.ideal) return s;  // nothing to win
   const std::uint64_t gain = required_gain(s.before, limits.min_gain);
   std::vector<LayoutCandidate> ranked;
-  for (const layout::Layout& l : candidate_layouts(region.size, s.elem_bytes)) {
+  for (const layout::Layout& l : candidate_layouts(region.size, s.elem_bytes, limits.hardware_only)) {
     ++s.candidates;
     auto w = price_under(arch, region, accesses, l, s.elem_bytes);
     if (!w || *w >= s.before) continue;

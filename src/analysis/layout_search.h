@@ -59,8 +59,11 @@ struct ArraySearch {
 // The smallest bytes any recorded access moves per lane (ldmatrix: 16): the element size.
 std::uint64_t element_bytes(const std::vector<RecordedAccess>& accesses);
 
-// Every candidate layout for an array of `size` bytes and `elem`-byte elements.
-std::vector<layout::Layout> candidate_layouts(std::uint64_t size, std::uint64_t elem);
+// Every candidate layout for an array of `size` bytes and `elem`-byte elements. With
+// `hardware_only` (a tile TMA writes or wgmma reads through a descriptor), only the swizzle
+// modes the hardware applies itself: Swizzle<1,4,3>, <2,4,3>, <3,4,3> (TMA 32B, 64B, 128B); a
+// padding or skew would break the TMA box or the descriptor's layout.
+std::vector<layout::Layout> candidate_layouts(std::uint64_t size, std::uint64_t elem, bool hardware_only = false);
 
 int arithmetic_cost(const layout::Layout& layout);
 
@@ -79,6 +82,8 @@ struct SearchLimits {
   // The least a layout must save, as a fraction of the array's wavefronts as declared
   // (--min-gain, default 1%): saving 2 of 4,221 wavefronts is not worth a rewrite.
   double min_gain = 0.01;
+  // The array is laid out by the hardware (TMA writes it, wgmma reads it): its swizzle modes only.
+  bool hardware_only = false;
 };
 
 ArraySearch search_layouts(const model::Arch& arch, const emu::Region& region,

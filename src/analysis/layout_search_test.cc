@@ -224,4 +224,18 @@ TEST(LayoutSearch, NoLayoutPassesTheSharedMemoryLimit) {
 }
 
 }  // namespace
+TEST(LayoutSearch, AHardwareLaidOutArrayTakesOnlyTheTmaSwizzleModes) {
+  // 5136 bytes: tiles and an mbarrier, not a whole number of rows; the modes swizzle within rows.
+  const auto all = candidate_layouts(5136, 4, true);
+  ASSERT_EQ(all.size(), 3u);
+  for (int b = 1; b <= 3; ++b) {
+    const auto* s = std::get_if<layout::Swizzle>(&all[static_cast<std::size_t>(b - 1)]);
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(s->bits, b);
+    EXPECT_FALSE(layout::tma_mode(*s).empty());
+  }
+  // Smaller than a 128B period (1024 bytes): only the modes whose period fits.
+  EXPECT_EQ(candidate_layouts(512, 4, true).size(), 2u);
+}
+
 }  // namespace warpscope::analysis

@@ -41,6 +41,8 @@ class RemapListener final : public emu::Listener {
   void on_block_begin(const emu::BlockEvent& e) override { cost_->on_block_begin(e); }
   void on_access(const emu::AccessEvent& e) override;
   void on_barrier(const emu::BarrierEvent& e) override { cost_->on_barrier(e); }
+  void on_divergence(const emu::DivergenceEvent& e) override { cost_->on_divergence(e); }
+  void on_bulk_copy(const emu::BulkCopyEvent& e) override { cost_->on_bulk_copy(e); }
   void on_block_end(const emu::BlockEvent& e) override { cost_->on_block_end(e); }
 
   // The priced run, for build_kernel_report (which reads CostListeners).

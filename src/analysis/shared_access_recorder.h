@@ -57,6 +57,8 @@ class TeeListener final : public emu::Listener {
   void on_block_begin(const emu::BlockEvent& e) override { first_->on_block_begin(e), second_->on_block_begin(e); }
   void on_access(const emu::AccessEvent& e) override { first_->on_access(e), second_->on_access(e); }
   void on_barrier(const emu::BarrierEvent& e) override { first_->on_barrier(e), second_->on_barrier(e); }
+  void on_divergence(const emu::DivergenceEvent& e) override { first_->on_divergence(e), second_->on_divergence(e); }
+  void on_bulk_copy(const emu::BulkCopyEvent& e) override { first_->on_bulk_copy(e), second_->on_bulk_copy(e); }
   void on_block_end(const emu::BlockEvent& e) override { first_->on_block_end(e), second_->on_block_end(e); }
   emu::Listener* first() { return first_.get(); }
   emu::Listener* second() { return second_.get(); }

@@ -166,4 +166,29 @@ TEST(FixAdvice, GlobalChangesNameInstructionsBySourceAndSassAndAreProvedByARerun
 }
 
 }  // namespace
+// A tile TMA writes (corpus/hopper/tma_column_read: a 32 x 32 u32 box read down its
+// columns, 32-way) may only take the hardware's swizzle modes: a padding would break the
+// box. fix offers the three TMA modes, no padding or skew, picks 128B (4-way: rows i and
+// i + 8 share a 16-byte chunk), says which tensor-map mode to set and that the array is
+// 1024-byte aligned, and proves it by re-running the kernel.
+TEST(FixAdvice, ATmaWrittenTileTakesOnlyTheTensorMapsSwizzleModes) {
+  const std::string ptx = kRoot + "/corpus/hopper/tma_column_read.ptx";
+  const nlohmann::json j =
+      fix_json({ptx, "--kernel", "tma_column_read", "--grid", "2", "--block", "128", "--dyn-smem", "5136", "--arg",
+                "tmap:file:" + kRoot +
+                    "/corpus/hopper/data/iota_64x64.bin,dtype=u32,dims=32x128,strides=128,box=32x32,swizzle=none",
+                "--arg", "buf:1024", "--arg", "i32:0"});
+  ASSERT_EQ(j["arrays"].size(), 1u) << j.dump(1);
+  const nlohmann::json& a = j["arrays"][0];
+  EXPECT_EQ(a["before"], 2048);
+  EXPECT_EQ(a["layout"], "Swizzle<3,4,3> (TMA 128B)");
+  EXPECT_EQ(a["after"], 256);
+  EXPECT_EQ(a["hardware"]["laid_out_by"], "TMA");
+  EXPECT_NE(a["hardware"]["note"].get<std::string>().find("CU_TENSOR_MAP_SWIZZLE_128B"), std::string::npos);
+  EXPECT_NE(a["hardware"]["note"].get<std::string>().find("1024-byte aligned"), std::string::npos);
+  ASSERT_FALSE(a["candidates"].empty());
+  for (const nlohmann::json& c : a["candidates"])
+    EXPECT_EQ(c["layout"].get<std::string>().rfind("Swizzle<", 0), 0u) << c["layout"];
+}
+
 }  // namespace warpscope::cli

@@ -2,6 +2,7 @@
 #include "report/fix_report.h"
 
 #include <sstream>
+#include <variant>
 
 #include "layout/layout_code.h"
 #include "ptx/source_position.h"
@@ -124,6 +125,26 @@ std::string occupancy_text(const analysis::ArrayFix& a) {
   return s.str();
 }
 
+// For an array the hardware lays out (TMA writes it, wgmma reads it): why only its swizzle
+// modes were tried, what to set, and the alignment the mode needs.
+std::string hardware_note(const analysis::ArrayFix& a) {
+  if (a.hardware.empty()) return "";
+  std::string note = "laid out by " + a.hardware + ": only the hardware's swizzle modes keep a TMA box and a "
+                     "wgmma descriptor whole (no padding or skew)";
+  if (a.chosen)
+    if (const auto* sw = std::get_if<layout::Swizzle>(&a.chosen->layout)) {
+      const std::uint64_t align = std::uint64_t{1} << (sw->base + sw->shift + sw->bits);
+      const std::string mode = layout::tma_mode(*sw);
+      note += "; set " + mode + " in the tensor map (tmap: swizzle=" + std::to_string(16 << sw->bits) +
+              "B) and in the wgmma descriptors, and read it with the same XOR; the mode needs the array " +
+              std::to_string(align) + "-byte aligned in shared memory";
+      note += a.base % align == 0 ? " (it is: offset " + std::to_string(a.base) + ")"
+                                  : ", it starts at offset " + std::to_string(a.base) + ": align it (__align__(" +
+                                        std::to_string(align) + "))";
+    }
+  return note;
+}
+
 }  // namespace
 
 nlohmann::json fix_json(const analysis::FixReport& r) {
@@ -148,6 +169,7 @@ nlohmann::json fix_json(const analysis::FixReport& r) {
                             {"wavefronts", c.wavefronts}, {"extra_bytes", c.extra_bytes},
                             {"index_arithmetic", c.arithmetic}});
     j["candidates"] = std::move(candidates);
+    if (!a.hardware.empty()) j["hardware"] = {{"laid_out_by", a.hardware}, {"note", hardware_note(a)}};
     if (a.atomics) {
       nlohmann::json alts = nlohmann::json::array();
       for (const auto& alt : a.atomics->alternatives)
@@ -196,6 +218,7 @@ std::string fix_text(const analysis::FixReport& r) {
     }
     if (a.atomics_applied) s << "  (layouts, for comparison; the re-run applies the atomics rewrite above)\n";
     s << "  layout   " << layout::describe(a.chosen->layout) << "\n";
+    if (const std::string note = hardware_note(a); !note.empty()) s << "  hardware " << note << "\n";
     s << "  code     " << layout::layout_code(a.chosen->layout, shape_of(a)) << "\n";
     if (const std::string cute = layout::cute_code(a.chosen->layout, shape_of(a)); !cute.empty())
       s << "  cute     " << cute << "\n";
