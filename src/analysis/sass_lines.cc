@@ -10,7 +10,8 @@
 //     many: one to one in program order;
 //   - else at the same innermost line (ptxas may file an inlined helper's instruction under
 //     another of its call sites): one to one when as many, else each PTX access gets all of
-//     them (a merge, or a loop ptxas unrolled);
+//     them (loads and stores merged, or a loop ptxas unrolled; fewer wgmma, cp.async, ...
+//     than PTX accesses: the scheduler moved the others, below);
 //   - the SASS instructions left (moved by the scheduler to lines no PTX access of the
 //     family has) go to the PTX accesses left: one to one in order when as many, else each
 //     to the nearest one by position in the function.
@@ -87,6 +88,12 @@ bool runs(LineFamily f, const std::string& op) {
   return false;
 }
 
+// Loads and stores: ptxas merges several into one SASS instruction.
+bool mergeable(LineFamily f) {
+  return f == LineFamily::SharedLoad || f == LineFamily::SharedStore || f == LineFamily::GlobalLoad ||
+         f == LineFamily::GlobalStore || f == LineFamily::GenericLoad || f == LineFamily::GenericStore;
+}
+
 struct Side {
   std::vector<int> ptx;   // indexes into the family's PTX accesses
   std::vector<int> sass;  // indexes into the function's instructions
@@ -109,6 +116,12 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
       const ptx::Instruction& inst = f->body[k];
       const LineFamily fam = ptx_family(inst);
       if (fam == LineFamily::None) continue;
+      // CAS loops keep their .loc lines for now: the loop's load and its compare-and-swap are
+      // SASS instructions on lines of their own (ptxas files one under a neighbour's line).
+      if (const InstructionPlan* r = plan.role(&inst); r && r->has_atomic &&
+          (r->atomic.lowering == AtomicLowering::CasLoop || r->atomic.lowering == AtomicLowering::LeaderCasLoop ||
+           r->atomic.shared_fallback))
+        continue;
       accesses[fam].push_back({&inst, line_of(module, inst), f->body.size() > 1 ? static_cast<double>(k) / static_cast<double>(f->body.size() - 1) : 0.0});
     }
   const std::size_t n = sass.instructions.size();
@@ -120,6 +133,24 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
       const sass::SassInstruction& s = sass.instructions[i];
       if (!s.guard.never() && runs(fam, s.opcode)) sass_of.push_back(static_cast<int>(i));
     }
+    // As many on both sides: one to one, those at the same call site first, the rest in order
+    // (ptxas interleaves the copies of a helper inlined at two places).
+    auto pair = [&](const std::vector<int>& ps, const std::vector<int>& ss) {
+      std::map<LineKey, std::pair<std::vector<int>, std::vector<int>>> by;
+      for (int p : ps) by[ptx[static_cast<std::size_t>(p)].key].first.push_back(p);
+      for (int i : ss) by[line_of(sass.instructions[static_cast<std::size_t>(i)])].second.push_back(i);
+      std::vector<int> rest_p, rest_s;
+      for (auto& [key, v] : by) {
+        const std::size_t m = std::min(v.first.size(), v.second.size());
+        for (std::size_t k = 0; k < m; ++k) got[static_cast<std::size_t>(v.first[k])].push_back(v.second[k]);
+        rest_p.insert(rest_p.end(), v.first.begin() + static_cast<std::ptrdiff_t>(m), v.first.end());
+        rest_s.insert(rest_s.end(), v.second.begin() + static_cast<std::ptrdiff_t>(m), v.second.end());
+      }
+      std::sort(rest_p.begin(), rest_p.end());
+      std::sort(rest_s.begin(), rest_s.end());
+      for (std::size_t k = 0; k < rest_p.size() && k < rest_s.size(); ++k)
+        got[static_cast<std::size_t>(rest_p[k])].push_back(rest_s[k]);
+    };
     std::vector<bool> ptx_done(ptx.size(), false);
     std::set<int> sass_done;
     // Pass 1: the same position (innermost line and nearest call site), as many on both sides.
@@ -136,8 +167,8 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
       for (auto& [key, side] : at) {
         if (side.ptx.empty() || side.sass.empty()) continue;
         if (side.ptx.size() == side.sass.size()) {
-          for (std::size_t k = 0; k < side.ptx.size(); ++k) got[static_cast<std::size_t>(side.ptx[k])].push_back(side.sass[k]);
-        } else if (pass == 1) {
+          pair(side.ptx, side.sass);
+        } else if (pass == 1 && (mergeable(fam) || side.sass.size() > side.ptx.size())) {
           for (int p : side.ptx) got[static_cast<std::size_t>(p)] = side.sass;
         } else {
           continue;
@@ -152,7 +183,7 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
     for (int i : sass_of)
       if (!sass_done.count(i)) orphan_sass.push_back(i);
     if (orphan_ptx.size() == orphan_sass.size())  // as many: in order (ptxas keeps the blocks' order)
-      for (std::size_t k = 0; k < orphan_ptx.size(); ++k) got[static_cast<std::size_t>(orphan_ptx[k])].push_back(orphan_sass[k]);
+      pair(orphan_ptx, orphan_sass);
     else if (!orphan_ptx.empty())
       for (int i : orphan_sass) {
         const double pos = sass_position(i);
