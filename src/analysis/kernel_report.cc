@@ -93,9 +93,9 @@ void add_bulk_metrics(Metrics& m, const BulkCost& c, std::uint64_t executions, d
   }
 }
 
-// The line an instruction is reported on: its own .loc, also for inlined code (ncu's Source
-// page always shows an inlined instruction on its innermost line; whether it also shows it
-// at the call site depends on ptxas's line table, which only the SASS tells).
+// The line an instruction is reported on without a listing: its own .loc, also for inlined
+// code (ncu's Source page shows an inlined instruction on its innermost line; at a call site
+// only where ptxas's line table has a row for it, which only the SASS tells: SassPlan).
 ptx::SourceLoc line_loc(const ptx::Instruction& inst) { return inst.debug.loc; }
 
 std::string file_name(const ptx::Module& module, int file) {
@@ -137,7 +137,8 @@ bool KernelReport::failed() const {
 }
 
 KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, const emu::LaunchConfig& launch,
-                                 emu::RunReport& run, std::uint64_t blocks_total, const SourceLines& source_lines) {
+                                 emu::RunReport& run, std::uint64_t blocks_total, const SourceLines& source_lines,
+                                 const SassPlan* plan) {
   KernelReport r;
   r.kernel = kernel_display_name(kernel);
   r.kernel_symbol = std::move(kernel);
@@ -182,39 +183,69 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
   for (const std::string& name : kernel_metric_names()) r.metrics[name] = 0;
   std::map<std::pair<int, int>, LineReport> lines;  // (file, line) -> report
   std::map<int, std::vector<std::string>> sources;
-  // The lines an instruction counts on: its own, and for inlined code its outermost call
-  // site too, as on ncu's Source page (which shows it at the call site when ptxas's line
-  // table says so).
+  // A line of the report: (file, line) from the PTX's .file table; files only the SASS names
+  // (matched to the PTX's by base name when it has them) get keys below -1.
+  std::map<std::string, int> sass_files;
+  auto line_at = [&](int key_file, int key_line, const std::string& file, int line_no) -> LineReport& {
+    LineReport& line = lines[std::make_pair(key_file, key_line)];
+    if (line.line == 0 && line.file.empty()) {
+      line.file = file;
+      line.line = line_no;
+      if (source_lines) {
+        auto it = sources.find(key_file);
+        if (it == sources.end()) {
+          it = sources.emplace(key_file, source_lines(line.file)).first;
+          if (!it->second.empty()) r.sources.push_back({line.file, it->second});
+        }
+        if (line.line >= 1 && static_cast<std::size_t>(line.line) <= it->second.size())
+          line.source = it->second[static_cast<std::size_t>(line.line - 1)];
+      }
+    }
+    return line;
+  };
+  auto note_call_site = [](LineReport& line, const std::string& site) {
+    if (std::find(line.also_counted_at.begin(), line.also_counted_at.end(), site) == line.also_counted_at.end())
+      line.also_counted_at.push_back(site);
+  };
+  // The lines an instruction counts on, each with its share of the cost. With a plan: the
+  // lines ncu shows its SASS at. Else its own, and for inlined code its outermost call site.
   auto lines_of = [&](const ptx::Instruction& inst) {
-    std::vector<std::pair<LineReport*, ptx::SourceLoc>> out;
+    std::vector<std::pair<LineReport*, double>> out;
+    if (const std::vector<LineShare>* shares = plan ? plan->lines_of(&inst) : nullptr) {
+      for (const LineShare& share : *shares) {
+        std::vector<LineReport*> here;
+        for (const sass::SassLoc& l : share.lines) {
+          int file = 0;
+          for (const auto& [index, name] : module.files)
+            if (sass::base_name(name) == sass::base_name(l.file)) file = index;
+          if (file == 0) file = sass_files.emplace(l.file, -2 - static_cast<int>(sass_files.size())).first->second;
+          LineReport& line = line_at(file, l.line, file > 0 ? file_name(module, file) : l.file, l.line);
+          if (file > 0 && inst.debug.loc.file == file && inst.debug.loc.line == l.line && inst.debug.loc.column > 0 &&
+              (line.column == 0 || inst.debug.loc.column < line.column))
+            line.column = inst.debug.loc.column;
+          here.push_back(&line);
+          out.emplace_back(&line, share.weight);
+        }
+        // A toolkit header's line names the user's lines it is also counted at.
+        for (LineReport* h : here)
+          if (ptx::is_toolkit_header(h->file))
+            for (LineReport* u : here)
+              if (!ptx::is_toolkit_header(u->file)) note_call_site(*h, ptx::display_file(u->file) + ":" + std::to_string(u->line));
+      }
+      return out;
+    }
     std::vector<ptx::SourceLoc> locs{line_loc(inst)};
     if (inst.debug.inlined() && inst.debug.outer.known()) locs.push_back(inst.debug.outer);
     for (const ptx::SourceLoc& loc : locs) {
       // Without .loc, each PTX line is its own line of the report (file key -1: the PTX).
-      LineReport& line = lines[loc.known() ? std::make_pair(loc.file, loc.line) : std::make_pair(-1, inst.ptx_line)];
-      if (line.line == 0 && line.file.empty()) {
-        line.file = loc.known() ? file_name(module, loc.file) : module.path;
-        line.line = loc.known() ? loc.line : inst.ptx_line;
-        if (source_lines) {  // a PTX line without .loc is read from the PTX (key -1)
-          const int key = loc.known() ? loc.file : -1;
-          auto it = sources.find(key);
-          if (it == sources.end()) {
-            it = sources.emplace(key, source_lines(line.file)).first;
-            if (!it->second.empty()) r.sources.push_back({line.file, it->second});
-          }
-          if (line.line >= 1 && static_cast<std::size_t>(line.line) <= it->second.size())
-            line.source = it->second[static_cast<std::size_t>(line.line - 1)];
-        }
-      }
+      LineReport& line = loc.known() ? line_at(loc.file, loc.line, file_name(module, loc.file), loc.line)
+                                     : line_at(-1, inst.ptx_line, module.path, inst.ptx_line);
       if (loc.known() && loc.column > 0 && (line.column == 0 || loc.column < line.column)) line.column = loc.column;
       // A toolkit header's line names the user's call site it is also counted at.
       if (locs.size() > 1 && loc == locs[0] && ptx::is_toolkit_header(line.file) &&
-          !ptx::is_toolkit_header(file_name(module, locs[1].file))) {
-        const std::string site = ptx::display_file(file_name(module, locs[1].file)) + ":" + std::to_string(locs[1].line);
-        if (std::find(line.also_counted_at.begin(), line.also_counted_at.end(), site) == line.also_counted_at.end())
-          line.also_counted_at.push_back(site);
-      }
-      out.emplace_back(&line, loc);
+          !ptx::is_toolkit_header(file_name(module, locs[1].file)))
+        note_call_site(line, ptx::display_file(file_name(module, locs[1].file)) + ":" + std::to_string(locs[1].line));
+      out.emplace_back(&line, 1.0);
     }
     return out;
   };
@@ -222,10 +253,10 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
     if (!c.used() || c.instruction == nullptr) continue;
     add_metrics(r.metrics, c, r.scale);
     r.timing_dependent = r.timing_dependent || c.timing_dependent;
-    for (auto& [line, loc] : lines_of(*c.instruction)) {
-      add_metrics(line->metrics, c, r.scale);
-      line->excess_wavefronts += c.excess_wavefronts();
-      line->excess_sectors += c.excess_sectors();
+    for (auto& [line, weight] : lines_of(*c.instruction)) {
+      add_metrics(line->metrics, c, r.scale * weight);
+      line->excess_wavefronts += static_cast<std::uint64_t>(std::llround(static_cast<double>(c.excess_wavefronts()) * weight));
+      line->excess_sectors += static_cast<std::uint64_t>(std::llround(static_cast<double>(c.excess_sectors()) * weight));
       if (c.worst_cost.shared) line->conflict_degree = std::max(line->conflict_degree, c.worst_cost.shared->worst_degree);
       line->timing_dependent = line->timing_dependent || c.timing_dependent;
       // A CAS loop's load is listed after its atomic, named for it.
@@ -240,8 +271,8 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
     if (!c.used() || c.instruction == nullptr) continue;
     const std::uint64_t executions = pc < run.executed.size() ? run.executed[pc] : c.warp_issues;
     add_bulk_metrics(r.metrics, c, executions, r.scale);
-    for (auto& [line, loc] : lines_of(*c.instruction)) {
-      add_bulk_metrics(line->metrics, c, executions, r.scale);
+    for (auto& [line, weight] : lines_of(*c.instruction)) {
+      add_bulk_metrics(line->metrics, c, executions, r.scale * weight);
       line->bulk_copies.push_back(LineBulkCopy{c.instruction->text, c.instruction->ptx_line, c});
     }
   }

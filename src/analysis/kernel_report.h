@@ -143,8 +143,12 @@ struct KernelReport {
 // Reads a source file's lines for the listing; may fail (the report then has no text).
 using SourceLines = std::function<std::vector<std::string>(const std::string& path)>;
 
-// Builds the report from a finished run whose listeners are CostListeners.
+// Builds the report from a finished run whose listeners are CostListeners. With `plan` (made
+// from a listing), each access is reported at the Source-page lines of the SASS it became
+// (SassPlan::source_lines); without one, or for an access the SASS did not explain, at its
+// .loc line and, inlined, at its outermost call site too.
 KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, const emu::LaunchConfig& launch,
-                                 emu::RunReport& run, std::uint64_t blocks_total, const SourceLines& source_lines);
+                                 emu::RunReport& run, std::uint64_t blocks_total, const SourceLines& source_lines,
+                                 const SassPlan* plan = nullptr);
 
 }  // namespace warpscope::analysis

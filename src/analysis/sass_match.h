@@ -32,6 +32,11 @@ void match_accesses(const ptx::Module& module, const std::vector<const ptx::Func
 void match_atomics(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
                    const sass::SassFunction& sass, std::vector<bool>& taken, SassPlan& plan);
 
+// Source lines: gives each PTX memory access of `functions` the lines ncu shows the SASS
+// instructions it became at (plan.source_lines; see sass_lines.cc for the pairing).
+void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
+                     const sass::SassFunction& sass, SassPlan& plan);
+
 // The lowering ptxas gives a PTX atomic on sm_90 when no listing says otherwise.
 AtomicRole predicted_atomic(const ptx::Instruction& inst);
 

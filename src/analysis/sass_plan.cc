@@ -98,6 +98,7 @@ SassPlan plan_from_sass(const ptx::Module& module, const std::vector<sass::SassF
     std::vector<bool> taken;
     detail::match_atomics(module, functions, sf, taken, plan);
     detail::match_accesses(module, functions, sf, taken, plan);
+    detail::attribute_lines(module, functions, sf, plan);
     for (const ptx::Function* f : functions)
       if (planned.insert(f).second) drop_dead_loads(*f, plan);
   }

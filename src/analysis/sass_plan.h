@@ -90,8 +90,18 @@ struct InstructionPlan {
   AtomicRole atomic;
 };
 
+// Where ncu's Source page shows (part of) a PTX access: the lines of the SASS instructions it
+// became that show at these lines (sass::SassInstruction::source_lines), and the fraction of
+// those instructions (a loop ptxas unrolled can put copies on different lines).
+struct LineShare {
+  std::vector<sass::SassLoc> lines;
+  double weight = 1;
+};
+
 struct SassPlan {
   std::unordered_map<const ptx::Instruction*, InstructionPlan> roles;
+  // Per PTX memory access the SASS explained: its Source-page lines (sass_lines.cc).
+  std::unordered_map<const ptx::Instruction*, std::vector<LineShare>> source_lines;
   int groups = 0;            // SASS vector instructions that merge PTX accesses
   int next_group = 0;        // the next MergeRole::group id
   int narrowed = 0;          // PTX loads narrowed or split
@@ -99,6 +109,10 @@ struct SassPlan {
   int atomics_lowered = 0;   // atomics priced as something other than one native instruction
   int unmatched_ptx = 0;     // PTX accesses the SASS did not explain (priced as written)
 
+  const std::vector<LineShare>* lines_of(const ptx::Instruction* inst) const {
+    auto it = source_lines.find(inst);
+    return it == source_lines.end() || it->second.empty() ? nullptr : &it->second;
+  }
   const InstructionPlan* role(const ptx::Instruction* inst) const {
     auto it = roles.find(inst);
     return it == roles.end() ? nullptr : &it->second;

@@ -36,7 +36,7 @@ Expected<KernelAnalysis> analyze_kernel(const PreparedLaunch& p, const ProgressH
   if (!run) return run.error();
   KernelAnalysis result;
   result.report = analysis::build_kernel_report(p.module, p.kernel_name, p.launch, *run, p.blocks_total,
-                                                [&p](const std::string& path) { return p.source_lines(path); });
+                                                [&p](const std::string& path) { return p.source_lines(path); }, plan);
   p.stamp(result.report);
   result.failed = run->failed();
   return result;

@@ -107,9 +107,7 @@ Expected<std::unique_ptr<PreparedLaunch>> prepare_launch(const LaunchRequest& o)
   // Price the machine code that runs when ptxas and nvdisasm can show it.
   if (o.no_sass) {
     p->sass_note = "--no-sass";
-  } else if (o.sass_listing.empty() && !o.sass_text && !analysis::has_merge_candidates(p->module)) {
-    p->sass_note = "no accesses ptxas could merge into vector instructions";  // nvdisasm skipped
-  } else {
+  } else {  // also without merge candidates: the listing says which lines ncu shows each access at
     auto listing = o.sass_text               ? Expected<std::string>(*o.sass_text)
                    : o.sass_listing.empty() ? disassemble_ptx(p->ptx.text, o.arch)
                                             : read_text_file(o.sass_listing);

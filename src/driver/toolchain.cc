@@ -1,6 +1,7 @@
 // toolchain.cc: finding and running nvcc, ptxas and nvdisasm (through process.h).
 #include "driver/toolchain.h"
 #include "driver/process.h"
+#include "sass/line_table.h"
 
 #include <unistd.h>
 
@@ -101,16 +102,28 @@ Expected<std::string> compile_cuda_text(const std::string& source, const std::st
 }
 
 // Listings are cached by the PTX's text and the target (nvdisasm alone takes most of a
-// second): $XDG_CACHE_HOME/warpscope or ~/.cache/warpscope, <fnv1a-64>.sass.
+// second): $XDG_CACHE_HOME/warpscope or ~/.cache/warpscope, <fnv1a-64>.sass. The hash
+// includes the listing's format version (2: with the line table's rows, line_table.h), so a
+// listing cached by an older warpscope is made again.
 fs::path cache_path(const std::string& ptx_text, const std::string& arch, const char* extension = ".sass") {
   std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : arch + '\n' + ptx_text) h = (h ^ c) * 1099511628211ull;
+  for (unsigned char c : "rows 2\n" + arch + '\n' + ptx_text) h = (h ^ c) * 1099511628211ull;
   const char* xdg = std::getenv("XDG_CACHE_HOME");
   const char* home = std::getenv("HOME");
   const fs::path root = xdg && *xdg ? fs::path(xdg) : home && *home ? fs::path(home) / ".cache" : fs::temp_directory_path();
   char name[40];
   std::snprintf(name, sizeof name, "%016llx%s", static_cast<unsigned long long>(h), extension);
   return root / "warpscope" / name;
+}
+
+// The listing with the cubin's line-table rows (ncu's Source-page lines); as nvdisasm wrote
+// it when the cubin has no readable .debug_line.
+std::string with_rows(const std::string& listing, const fs::path& cubin) {
+  std::ifstream in(cubin, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  auto rows = sass::read_line_rows(bytes.str());
+  return rows ? sass::annotate_listing(listing, *rows) : listing;
 }
 
 Expected<std::string> disassemble_ptx(const std::string& ptx_text, const std::string& arch) {
@@ -132,6 +145,7 @@ Expected<std::string> disassemble_ptx(const std::string& ptx_text, const std::st
   auto compiled = capture(shell_quote(ptxas) + " -arch=" + shell_quote(ptxas_arch(ptx_text, arch)) + " -lineinfo -o " + shell_quote(cubin.string()) + " " +
                           shell_quote(ptx.string()));
   Expected<std::string> listing = compiled ? capture(shell_quote(nvdisasm) + " -c -gi " + shell_quote(cubin.string())) : Expected<std::string>(compiled.error());
+  if (listing) *listing = with_rows(*listing, cubin);
   fs::remove_all(dir, ec);
   if (listing) {  // best effort: an unwritable cache only costs time
     fs::create_directories(cached.parent_path(), ec);
@@ -159,6 +173,7 @@ Expected<std::string> disassemble_cubin(const std::string& cubin, const std::str
   const fs::path file = dir / "kernel.cubin";
   std::ofstream(file, std::ios::binary) << cubin;
   auto listing = capture(shell_quote(nvdisasm) + " -c -gi " + shell_quote(file.string()));
+  if (listing) *listing = with_rows(*listing, file);
   fs::remove_all(dir, ec);
   if (listing) {
     fs::create_directories(cached.parent_path(), ec);

@@ -180,6 +180,7 @@ Expected<std::vector<SassFunction>> parse_sass_listing(std::string_view text) {
   SassLoc loc;
   std::vector<SassLoc> chain;
   std::vector<std::string> pending_labels;
+  std::vector<SassLoc> rows, pending_rows;  // line-table rows in force, and those announced
   while (!text.empty()) {
     const auto end = text.find('\n');
     const std::string_view s = trim(text.substr(0, end));
@@ -191,6 +192,8 @@ Expected<std::vector<SassFunction>> parse_sass_listing(std::string_view text) {
       loc = {};
       chain.clear();
       pending_labels.clear();
+      rows.clear();
+      pending_rows.clear();
       continue;
     }
     if (builders.empty()) continue;
@@ -198,6 +201,13 @@ Expected<std::vector<SassFunction>> parse_sass_listing(std::string_view text) {
     if (starts_with(s, "//## File \"")) {
       Directive d;
       if (parse_directive(s, d)) group.push_back(std::move(d));
+      continue;
+    }
+    if (starts_with(s, "//## Row \"")) {
+      std::string_view r = s.substr(9);  // after `//## Row `
+      SassLoc row;
+      if (parse_position(r, row)) pending_rows.push_back(std::move(row));
+      b.f.has_rows = true;
       continue;
     }
     if (starts_with(s, ".L") && s.back() == ':' && s.find(' ') == std::string_view::npos) {
@@ -231,6 +241,8 @@ Expected<std::vector<SassFunction>> parse_sass_listing(std::string_view text) {
     }
     inst.loc = loc;
     inst.inlined_at = chain;
+    if (!pending_rows.empty()) rows = std::move(pending_rows), pending_rows.clear();
+    inst.source_lines = rows;
     const int index = static_cast<int>(b.f.instructions.size());
     for (const std::string& l : pending_labels) b.labels[l] = index;
     pending_labels.clear();
@@ -239,6 +251,12 @@ Expected<std::vector<SassFunction>> parse_sass_listing(std::string_view text) {
   }
   if (builders.empty()) return make_error("no function found in the SASS listing");
   for (FunctionBuilder& b : builders) {
+    if (!b.f.has_rows)  // no line table: the innermost line, and an inlined one's outermost call site
+      for (SassInstruction& inst : b.f.instructions) {
+        inst.source_lines.clear();
+        if (inst.loc.line > 0) inst.source_lines.push_back(inst.loc);
+        if (!inst.inlined_at.empty() && inst.loc.line > 0) inst.source_lines.push_back(inst.inlined_at.back());
+      }
     b.finish();
     functions.push_back(std::move(b.f));
   }

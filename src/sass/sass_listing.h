@@ -41,6 +41,9 @@ struct SassInstruction {
   std::string operands;       // the text after the mnemonic, without ';'
   SassLoc loc;                // innermost source position (empty file when none)
   std::vector<SassLoc> inlined_at;  // call sites, nearest first
+  // The lines ncu's Source page shows it at: its line-table rows (`//## Row` comments,
+  // line_table.h), else (a listing without them) `loc` and, inlined, the outermost call site.
+  std::vector<SassLoc> source_lines;
   int branch_target = -1;     // BRA/BRX/JMP to a label: the target's instruction index
 };
 
@@ -56,6 +59,7 @@ struct SassFunction {
   std::vector<SassInstruction> instructions;
   std::vector<SassMemoryOp> memory_ops;  // program order; SassMemoryOp::instruction indexes `instructions`
   std::vector<SassLoop> loops;           // by head
+  bool has_rows = false;                 // the listing had line-table rows (`//## Row`)
 
   // The innermost loop containing instruction `i` (-1 when none).
   int loop_of(int i) const;

@@ -108,17 +108,20 @@ def test_autotune_lists_every_config_and_finds_the_conflict_free_one():
     a_load = next(i + 1 for i, t in enumerate(open(K.matmul_fma_kernel.fn.__code__.co_filename).read().split("\n"))
                   if "a = tl.load(a_ptrs)" in t and i > 90)
     degrees = {tile: rep.line(a_load)["conflict_degree"] for tile, rep in by_tile.items()}
-    assert degrees == {(32, 32): 2, (128, 16): 8, (16, 64): 1}, degrees
-    assert r.config.kwargs == {"BM": 16, "BN": 64, "BK": 32}  # the report returned: conflict-free
+    # Lines as ncu's Source page shows them (the SASS's line table): the H200 measured no bank
+    # conflicts for 32x32 (batch 3, triton_matmul_fma) and 24576 for 128x16.
+    assert degrees == {(32, 32): 1, (128, 16): 4, (16, 64): 1}, degrees
+    assert r.config.kwargs == {"BM": 32, "BN": 32, "BK": 32}  # the report returned: the first conflict-free
+    warpscope.testing.assert_no_bank_conflicts(r.configs[0].report)
     warpscope.testing.assert_no_bank_conflicts(r.configs[2].report)
-    with pytest.raises(AssertionError, match=r"kernels.py:\d+ +a = tl.load\(a_ptrs\).*2-way"):
-        warpscope.testing.assert_no_bank_conflicts(r.configs[0].report)
+    with pytest.raises(AssertionError, match=r"kernels.py:\d+ +a = tl.load\(a_ptrs\).*4-way"):
+        warpscope.testing.assert_no_bank_conflicts(r.configs[1].report)
     warpscope.testing.assert_no_bank_conflicts(r)  # the config returned
     with pytest.raises(AssertionError, match="BM: 128") as e:
         warpscope.testing.assert_no_bank_conflicts(r, all_configs=True)  # names the configs that conflict
     assert "BM: 16," not in str(e.value)
     doc = json.loads(r.to_json())
-    assert [c["conflicting_lines"] for c in doc["configs"]] == [[f"kernels.py:{a_load}"]] * 2 + [[]]
+    assert [c["conflicting_lines"] for c in doc["configs"]] == [[], [f"kernels.py:{a_load}"], []]
 
 
 def test_heuristics_set_meta_parameters():

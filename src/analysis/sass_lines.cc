@@ -1,0 +1,221 @@
+// sass_lines.cc: the Source-page lines of each PTX memory access, from the SASS it became.
+//
+// ncu shows a SASS instruction at the lines of its line-table rows (sass_listing.h,
+// source_lines), which differ from the PTX's .loc: ptxas schedules instructions onto other
+// lines (a wgmma's HGMMA at the loop's line and at the wgmma.fence's), and shows inlined code
+// at a call site only where the inlined instance begins. Each PTX access is paired with the
+// SASS instructions of its family (ld.shared with LDS, wgmma with HGMMA, cp.async with
+// LDGSTS, ...):
+//   - at the same position (innermost line and nearest call site) when both sides have as
+//     many: one to one in program order;
+//   - else at the same innermost line (ptxas may file an inlined helper's instruction under
+//     another of its call sites): one to one when as many, else each PTX access gets all of
+//     them (loads and stores merged, or a loop ptxas unrolled; fewer wgmma, cp.async, ...
+//     than PTX accesses: the scheduler moved the others, below);
+//   - the SASS instructions left (moved by the scheduler to lines no PTX access of the
+//     family has) go to the PTX accesses left: one to one in order when as many, else each
+//     to the nearest one by position in the function.
+// A PTX access's cost is shared among the line sets of its SASS instructions by how many of
+// them have each (the unrolled copies of one wgmma: 2 of 5 at the loop's line, 3 at the
+// fence's). PTX accesses with no SASS instruction keep their .loc lines (kernel_report.cc).
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "analysis/sass_match.h"
+
+namespace warpscope::analysis::detail {
+
+namespace {
+
+enum class LineFamily : std::uint8_t {
+  None, SharedLoad, SharedStore, GlobalLoad, GlobalStore, GenericLoad, GenericStore, SharedAtomic,
+  GlobalAtomic, GenericAtomic, LdMatrix, StMatrix, CpAsync, Gmma, Tma, Bulk,
+};
+
+LineFamily ptx_family(const ptx::Instruction& i) {
+  using O = ptx::Opcode;
+  using S = ptx::Space;
+  switch (i.opcode) {
+    case O::Ld:
+    case O::Ldu:
+      return i.space == S::Shared ? LineFamily::SharedLoad : i.space == S::Global ? LineFamily::GlobalLoad
+             : i.space == S::None ? LineFamily::GenericLoad : LineFamily::None;
+    case O::St:
+      return i.space == S::Shared ? LineFamily::SharedStore : i.space == S::Global ? LineFamily::GlobalStore
+             : i.space == S::None ? LineFamily::GenericStore : LineFamily::None;
+    case O::WmmaLoad: return i.space == S::Shared ? LineFamily::SharedLoad : i.space == S::Global ? LineFamily::GlobalLoad : LineFamily::GenericLoad;
+    case O::WmmaStore: return i.space == S::Shared ? LineFamily::SharedStore : i.space == S::Global ? LineFamily::GlobalStore : LineFamily::GenericStore;
+    case O::Atom:
+    case O::Red:
+      return i.space == S::Shared ? LineFamily::SharedAtomic : i.space == S::Global ? LineFamily::GlobalAtomic
+                                                                                   : LineFamily::GenericAtomic;
+    case O::LdMatrix: return LineFamily::LdMatrix;
+    case O::StMatrix: return LineFamily::StMatrix;
+    case O::CpAsync: return LineFamily::CpAsync;
+    case O::Wgmma: return LineFamily::Gmma;
+    case O::CpAsyncBulkTensor:
+    case O::CpReduceAsyncBulkTensor:
+    case O::CpAsyncBulkPrefetchTensor: return LineFamily::Tma;
+    case O::CpAsyncBulk:
+    case O::CpReduceAsyncBulk:
+    case O::CpAsyncBulkPrefetch: return LineFamily::Bulk;
+    default: return LineFamily::None;
+  }
+}
+
+// The SASS opcodes (the mnemonic before its first dot) that run a family's accesses.
+bool runs(LineFamily f, const std::string& op) {
+  switch (f) {
+    case LineFamily::SharedLoad: return op == "LDS" || op == "LDSM";
+    case LineFamily::SharedStore: return op == "STS";
+    case LineFamily::GlobalLoad: return op == "LDG";
+    case LineFamily::GlobalStore: return op == "STG";
+    case LineFamily::GenericLoad: return op == "LD" || op == "LDG" || op == "LDS";
+    case LineFamily::GenericStore: return op == "ST" || op == "STG" || op == "STS";
+    case LineFamily::SharedAtomic: return op == "ATOMS";
+    case LineFamily::GlobalAtomic: return op == "ATOMG" || op == "RED" || op == "REDG" || op == "ATOM";
+    case LineFamily::GenericAtomic: return op == "ATOM" || op == "ATOMG" || op == "RED" || op == "REDG" || op == "ATOMS";
+    case LineFamily::LdMatrix: return op == "LDSM";
+    case LineFamily::StMatrix: return op == "STSM";
+    case LineFamily::CpAsync: return op == "LDGSTS";
+    case LineFamily::Gmma: return op == "HGMMA" || op == "QGMMA" || op == "IGMMA" || op == "BGMMA";
+    case LineFamily::Tma: return op.rfind("UTMA", 0) == 0;
+    case LineFamily::Bulk: return op.rfind("UBLK", 0) == 0;
+    case LineFamily::None: return false;
+  }
+  return false;
+}
+
+// Loads and stores: ptxas merges several into one SASS instruction.
+bool mergeable(LineFamily f) {
+  return f == LineFamily::SharedLoad || f == LineFamily::SharedStore || f == LineFamily::GlobalLoad ||
+         f == LineFamily::GlobalStore || f == LineFamily::GenericLoad || f == LineFamily::GenericStore;
+}
+
+struct Side {
+  std::vector<int> ptx;   // indexes into the family's PTX accesses
+  std::vector<int> sass;  // indexes into the function's instructions
+};
+
+
+}  // namespace
+
+void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
+                     const sass::SassFunction& sass, SassPlan& plan) {
+  if (!sass.has_rows) return;  // a listing without the line table: the .loc lines (as without one)
+  struct PtxAccess {
+    const ptx::Instruction* inst;
+    LineKey key;
+    double position;
+  };
+  std::map<LineFamily, std::vector<PtxAccess>> accesses;
+  for (const ptx::Function* f : functions)
+    for (std::size_t k = 0; k < f->body.size(); ++k) {
+      const ptx::Instruction& inst = f->body[k];
+      const LineFamily fam = ptx_family(inst);
+      if (fam == LineFamily::None) continue;
+      // CAS loops keep their .loc lines for now: the loop's load and its compare-and-swap are
+      // SASS instructions on lines of their own (ptxas files one under a neighbour's line).
+      if (const InstructionPlan* r = plan.role(&inst); r && r->has_atomic &&
+          (r->atomic.lowering == AtomicLowering::CasLoop || r->atomic.lowering == AtomicLowering::LeaderCasLoop ||
+           r->atomic.shared_fallback))
+        continue;
+      accesses[fam].push_back({&inst, line_of(module, inst), f->body.size() > 1 ? static_cast<double>(k) / static_cast<double>(f->body.size() - 1) : 0.0});
+    }
+  const std::size_t n = sass.instructions.size();
+  auto sass_position = [&](int i) { return n > 1 ? static_cast<double>(i) / static_cast<double>(n - 1) : 0.0; };
+  for (auto& [fam, ptx] : accesses) {
+    std::vector<std::vector<int>> got(ptx.size());  // per PTX access: its SASS instructions
+    std::vector<int> sass_of;                        // the family's SASS instructions
+    for (std::size_t i = 0; i < n; ++i) {
+      const sass::SassInstruction& s = sass.instructions[i];
+      if (!s.guard.never() && runs(fam, s.opcode)) sass_of.push_back(static_cast<int>(i));
+    }
+    // As many on both sides: one to one, those at the same call site first, the rest in order
+    // (ptxas interleaves the copies of a helper inlined at two places).
+    auto pair = [&](const std::vector<int>& ps, const std::vector<int>& ss) {
+      std::map<LineKey, std::pair<std::vector<int>, std::vector<int>>> by;
+      for (int p : ps) by[ptx[static_cast<std::size_t>(p)].key].first.push_back(p);
+      for (int i : ss) by[line_of(sass.instructions[static_cast<std::size_t>(i)])].second.push_back(i);
+      std::vector<int> rest_p, rest_s;
+      for (auto& [key, v] : by) {
+        const std::size_t m = std::min(v.first.size(), v.second.size());
+        for (std::size_t k = 0; k < m; ++k) got[static_cast<std::size_t>(v.first[k])].push_back(v.second[k]);
+        rest_p.insert(rest_p.end(), v.first.begin() + static_cast<std::ptrdiff_t>(m), v.first.end());
+        rest_s.insert(rest_s.end(), v.second.begin() + static_cast<std::ptrdiff_t>(m), v.second.end());
+      }
+      std::sort(rest_p.begin(), rest_p.end());
+      std::sort(rest_s.begin(), rest_s.end());
+      for (std::size_t k = 0; k < rest_p.size() && k < rest_s.size(); ++k)
+        got[static_cast<std::size_t>(rest_p[k])].push_back(rest_s[k]);
+    };
+    std::vector<bool> ptx_done(ptx.size(), false);
+    std::set<int> sass_done;
+    // Pass 1: the same position (innermost line and nearest call site), as many on both sides.
+    // Pass 2: the same innermost line (ptxas may name another call site of the helper).
+    for (int pass = 0; pass < 2; ++pass) {
+      std::map<LineKey, Side> at;
+      for (std::size_t p = 0; p < ptx.size(); ++p)
+        if (!ptx_done[p]) at[pass == 0 ? ptx[p].key : ptx[p].key.loose()].ptx.push_back(static_cast<int>(p));
+      for (int i : sass_of) {
+        if (sass_done.count(i)) continue;
+        const LineKey k = line_of(sass.instructions[static_cast<std::size_t>(i)]);
+        at[pass == 0 ? k : k.loose()].sass.push_back(i);
+      }
+      for (auto& [key, side] : at) {
+        if (side.ptx.empty() || side.sass.empty()) continue;
+        if (side.ptx.size() == side.sass.size()) {
+          pair(side.ptx, side.sass);
+        } else if (pass == 1 && (mergeable(fam) || side.sass.size() > side.ptx.size())) {
+          for (int p : side.ptx) got[static_cast<std::size_t>(p)] = side.sass;
+        } else {
+          continue;
+        }
+        for (int p : side.ptx) ptx_done[static_cast<std::size_t>(p)] = true;
+        sass_done.insert(side.sass.begin(), side.sass.end());
+      }
+    }
+    std::vector<int> orphan_ptx, orphan_sass;
+    for (std::size_t p = 0; p < ptx.size(); ++p)
+      if (!ptx_done[p]) orphan_ptx.push_back(static_cast<int>(p));
+    for (int i : sass_of)
+      if (!sass_done.count(i)) orphan_sass.push_back(i);
+    if (orphan_ptx.size() == orphan_sass.size())  // as many: in order (ptxas keeps the blocks' order)
+      pair(orphan_ptx, orphan_sass);
+    else if (!orphan_ptx.empty())
+      for (int i : orphan_sass) {
+        const double pos = sass_position(i);
+        int best = orphan_ptx.front();
+        for (int p : orphan_ptx)
+          if (std::abs(ptx[static_cast<std::size_t>(p)].position - pos) < std::abs(ptx[static_cast<std::size_t>(best)].position - pos))
+            best = p;
+        got[static_cast<std::size_t>(best)].push_back(i);
+      }
+    for (std::size_t p = 0; p < ptx.size(); ++p) {
+      const std::vector<int>& ss = got[p];
+      if (ss.empty()) continue;
+      std::map<std::vector<std::pair<std::string, int>>, std::pair<std::vector<sass::SassLoc>, int>> sets;
+      for (int i : ss) {
+        const auto& lines = sass.instructions[static_cast<std::size_t>(i)].source_lines;
+        std::vector<std::pair<std::string, int>> key;
+        std::vector<sass::SassLoc> unique;  // a line shown once, whatever its rows
+        for (const sass::SassLoc& l : lines)
+          if (std::find(key.begin(), key.end(), std::make_pair(l.file, l.line)) == key.end()) {
+            key.emplace_back(l.file, l.line);
+            unique.push_back(l);
+          }
+        std::sort(key.begin(), key.end());
+        auto& slot = sets[key];
+        if (slot.second++ == 0) slot.first = std::move(unique);
+      }
+      std::vector<LineShare>& shares = plan.source_lines[ptx[p].inst];
+      shares.clear();
+      for (auto& [key, v] : sets)
+        if (!key.empty()) shares.push_back({v.first, static_cast<double>(v.second) / static_cast<double>(ss.size())});
+    }
+  }
+}
+
+}  // namespace warpscope::analysis::detail

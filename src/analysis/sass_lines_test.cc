@@ -1,0 +1,117 @@
+// sass_lines_test.cc: each PTX access's Source-page lines, from the SASS it became.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "analysis/sass_plan.h"
+#include "ptx/parser.h"
+#include "sass/line_table.h"
+
+namespace warpscope::analysis {
+namespace {
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// (line, weight) of each line the access is shown at.
+std::vector<std::pair<int, double>> lines(const SassPlan& plan, const ptx::Instruction& inst) {
+  std::vector<std::pair<int, double>> out;
+  if (const auto* shares = plan.lines_of(&inst))
+    for (const LineShare& s : *shares)
+      for (const sass::SassLoc& l : s.lines) out.emplace_back(l.line, s.weight);
+  return out;
+}
+
+std::vector<const ptx::Instruction*> accesses(const ptx::Module& m, ptx::Opcode op) {
+  std::vector<const ptx::Instruction*> out;
+  for (const ptx::Function& f : m.functions)
+    for (const ptx::Instruction& i : f.body)
+      if (i.opcode == op) out.push_back(&i);
+  return out;
+}
+
+// rows.cu: put() inlined at lines 9 and 10 stores at line 4. ptxas's line table has the call
+// sites' rows where the instances begin, not at the stores: ncu shows both at line 4 only
+// (the .loc lines would also count them at 9 and 10).
+TEST(SassLines, InlinedStoresAreShownAtTheHelpersLineOnly) {
+  const std::string dir = std::string(WARPSCOPE_TEST_DATA) + "/sass/rows/";
+  auto m = ptx::parse(read(dir + "rows.ptx"), "rows.ptx");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  auto rows = sass::read_line_rows(read(dir + "rows.cubin"));
+  ASSERT_TRUE(rows.ok()) << rows.error().message;
+  auto fs = sass::parse_sass_listing(sass::annotate_listing(read(dir + "rows.sass.raw"), *rows));
+  ASSERT_TRUE(fs.ok());
+  const SassPlan plan = plan_from_sass(*m, *fs);
+  const auto stores = accesses(*m, ptx::Opcode::St);
+  ASSERT_EQ(stores.size(), 2u);
+  for (const ptx::Instruction* st : stores) EXPECT_EQ(lines(plan, *st), (std::vector<std::pair<int, double>>{{4, 1.0}}));
+  // Without rows (nvdisasm's text as it is) the plan names no lines: the .loc rule applies.
+  auto plain = sass::parse_sass_listing(read(dir + "rows.sass.raw"));
+  ASSERT_TRUE(plain.ok());
+  EXPECT_TRUE(lines(plan_from_sass(*m, *plain), *stores[0]).empty());
+}
+
+constexpr const char* kPtx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+  .reg .f32 %f<2>;
+  .shared .align 4 .b8 s[128];
+  .loc 1 20 3
+  ld.shared.f32 %f1, [s];
+  .loc 1 21 3
+  st.shared.f32 [s+4], %f1;
+  ret;
+}
+.file 1 "k.cu"
+)";
+
+// A loop ptxas unrolled, its copies scheduled onto lines 17 and 18 (as wgmma_probe's HGMMA
+// at the loop's line and the fence's): no LDS is at line 20, the load's own.
+constexpr const char* kListing = R"(
+.text.k:
+	//## File "k.cu", line 17
+	//## Row "k.cu", line 17
+        /*0000*/                   LDS R0, [UR4] ;
+	//## File "k.cu", line 18
+	//## Row "k.cu", line 18
+        /*0010*/                   LDS R1, [UR4] ;
+        /*0020*/                   LDS R2, [UR4] ;
+	//## File "k.cu", line 17
+	//## Row "k.cu", line 17
+        /*0030*/                   LDS R3, [UR4] ;
+	//## File "k.cu", line 18
+	//## Row "k.cu", line 18
+        /*0040*/                   LDS R3, [UR4] ;
+        /*0050*/              @!PT LDS RZ, [RZ] ;
+	//## File "k.cu", line 21
+	//## Row "k.cu", line 21
+	//## Row "k.cu", line 5
+        /*0060*/                   STS [UR4+0x4], R3 ;
+        /*0070*/                   EXIT ;
+)";
+
+TEST(SassLines, CopiesOnOtherLinesShareTheCost) {
+  auto m = ptx::parse(kPtx, "k.ptx");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  auto fs = sass::parse_sass_listing(kListing);
+  ASSERT_TRUE(fs.ok());
+  const SassPlan plan = plan_from_sass(*m, *fs);
+  const auto ld = accesses(*m, ptx::Opcode::Ld), st = accesses(*m, ptx::Opcode::St);
+  ASSERT_EQ(ld.size(), 1u);
+  ASSERT_EQ(st.size(), 1u);
+  // Five copies that run (not the @!PT one): two at line 17, three at 18.
+  EXPECT_EQ(lines(plan, *ld[0]), (std::vector<std::pair<int, double>>{{17, 0.4}, {18, 0.6}}));
+  // Every row at the store's address: its line and line 5.
+  EXPECT_EQ(lines(plan, *st[0]), (std::vector<std::pair<int, double>>{{21, 1.0}, {5, 1.0}}));
+}
+
+}  // namespace
+}  // namespace warpscope::analysis
