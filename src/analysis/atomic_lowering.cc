@@ -35,7 +35,7 @@ std::vector<std::uint32_t> cas_rounds(const model::WarpAccess& words) {
 
 }  // namespace
 
-bool timing_dependent(const AtomicRole& role, model::Space space) { return is_cas_loop(role, space); }
+bool timing_dependent(const AtomicRole& role, model::Space space) { return role.retried || is_cas_loop(role, space); }
 
 void lower_atomic(const emu::AccessEvent& e, const AtomicRole& role, std::vector<LoweredAccess>& out) {
   model::WarpAccess a = e.access;
@@ -51,7 +51,10 @@ void lower_atomic(const emu::AccessEvent& e, const AtomicRole& role, std::vector
     } else {
       a.op = role.global_op;
     }
-    out.push_back({a, false});
+    const bool cas = shared && e.instruction != nullptr && e.instruction->subop == ptx::SubOp::Cas;
+    // A generic ATOM that succeeds on a shared address is an ordinary shared atomic (H200:
+    // cooperative groups' ATOM.E.OR on shared, on the Source page like ATOMS).
+    out.push_back({a, false, cas ? 2 : 1, role.generic && !shared});
     return;
   }
   // The word each lane compares and swaps, and the loop's rounds.
@@ -60,23 +63,33 @@ void lower_atomic(const emu::AccessEvent& e, const AtomicRole& role, std::vector
   words.width = bytes;
   for (int l = 0; l < model::kWarpSize; ++l)
     words.address[static_cast<std::size_t>(l)] &= ~static_cast<std::uint64_t>(bytes - 1);
-  const std::vector<std::uint32_t> rounds = cas_rounds(words);
+  // Lanes a min/max left unchanged leave ptxas's loop after its first load (the compare).
+  model::WarpAccess trying = words;
+  trying.mask &= ~e.unchanged;
+  std::vector<std::uint32_t> rounds = cas_rounds(trying);
   model::WarpAccess load = words;
   load.op = shared ? model::MemOp::SharedLoad : model::MemOp::GlobalLoad;
   model::WarpAccess cas = words;
-  cas.op = shared ? model::MemOp::SharedAtomic : model::MemOp::GlobalAtomic;
+  // ATOMS.CAST does not serialize the lanes on one word (one wins, the others fail in the same
+  // pass): it is priced by distinct words, like ATOMS.POPC.INC, twice for its two operands
+  // (H200, corpus/sass atom_shared_forms: 2 wavefronts a round, ideal 2, with 4 lanes a word).
+  cas.op = shared ? model::MemOp::SharedAtomicAggregated : model::MemOp::GlobalAtomic;
   if (shared) {  // LDS, then ATOMS.CAST, every round
+    bool first = true;
+    if (rounds.empty()) out.push_back({load, true});  // every lane's compare said done
     for (std::uint32_t m : rounds) {
-      load.mask = m;
+      load.mask = first ? words.mask : m;
       cas.mask = m;
       out.push_back({load, true});
-      out.push_back({cas, false});
+      // The generic ATOM's try before the loop counts on the first round's entry.
+      out.push_back({cas, false, 2, role.generic && first});
+      first = false;
     }
   } else {  // one LD before the loop, then ATOM.CAS every round
     out.push_back({load, true});
     for (std::uint32_t m : rounds) {
       cas.mask = m;
-      out.push_back({cas, false});
+      out.push_back({cas, false, 1, role.generic});
     }
   }
 }

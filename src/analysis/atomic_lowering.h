@@ -24,6 +24,15 @@ namespace warpscope::analysis {
 struct LoweredAccess {
   model::WarpAccess access;
   bool companion = false;  // the loop's load, counted apart from the atomic itself
+  // A compare-and-swap on shared memory (ATOMS.CAS, a loop's ATOMS.CAST) carries two operands:
+  // ncu counts twice the wavefronts (and ideal) of an exchange on the same addresses (H200,
+  // corpus/sass atom_shared_forms: ATOMS.CAS 8 a warp where ATOMS.EXCH is 4, CAST 2 a round).
+  int operands = 1;
+  // An ATOM (generic address): ncu's shared op_atom counter also counts it, on a global address
+  // once per pass of its lanes (model::atomic_passes), on a shared one where it fails (the try
+  // before a CAS loop) once; the Source page shows neither (H200: rw_atomic_half2 1 an
+  // instruction, the 1-warp atom_shared_forms 416 for the Source page's 412).
+  bool generic = false;
 };
 
 // Appends to `out` the accesses that run. A role predicted from the PTX (not read from the

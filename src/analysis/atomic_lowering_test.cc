@@ -85,5 +85,57 @@ TEST(AtomicLowering, GenericAtomFallsBackToACasLoopOnSharedAddresses) {
   EXPECT_FALSE(timing_dependent(r, model::Space::Global));
 }
 
+// A compare-and-swap on shared memory carries two operands (ATOMS.CAS, a loop's ATOMS.CAST:
+// twice an exchange's wavefronts on the H200); a generic ATOM counts as such (its try before a
+// shared CAS loop once, on the first round).
+TEST(AtomicLowering, SharedCasCountsTwoOperandsAndGenericAtomsAreMarked) {
+  auto words = [](int l) -> std::uint64_t { return 4u * (l % 8); };
+  ptx::Instruction cas;
+  cas.subop = ptx::SubOp::Cas;
+  ptx::Instruction exch;
+  exch.subop = ptx::SubOp::Exch;
+  emu::AccessEvent e = atomic(model::MemOp::SharedAtomic, 4, ~0u, words);
+  std::vector<LoweredAccess> out;
+  e.instruction = &cas;
+  lower_atomic(e, role(AtomicLowering::Native), out);
+  e.instruction = &exch;
+  lower_atomic(e, role(AtomicLowering::Native), out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].operands, 2);
+  EXPECT_EQ(out[1].operands, 1);
+  EXPECT_FALSE(out[0].generic);
+
+  AtomicRole fallback = role(AtomicLowering::Native);
+  fallback.shared_fallback = true;
+  fallback.generic = true;
+  out.clear();
+  lower_atomic(atomic(model::MemOp::SharedAtomic, 4, ~0u, words), fallback, out);
+  ASSERT_EQ(out.size(), 8u);  // 4 rounds
+  for (std::size_t k = 1; k < out.size(); k += 2) {
+    EXPECT_EQ(out[k].operands, 2) << k;          // ATOMS.CAST
+    EXPECT_EQ(out[k].generic, k == 1) << k;      // the ATOM's try: once
+    EXPECT_EQ(out[k - 1].operands, 1) << k;      // LDS
+  }
+  out.clear();
+  lower_atomic(atomic(model::MemOp::GlobalAtomic, 4, ~0u, words), fallback, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(out[0].generic);
+  EXPECT_EQ(out[0].operands, 1);
+  // An integer generic ATOM succeeds on a shared address: an ordinary shared atomic.
+  AtomicRole generic = role(AtomicLowering::Native);
+  generic.generic = true;
+  out.clear();
+  lower_atomic(atomic(model::MemOp::SharedAtomic, 4, ~0u, words), generic, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_FALSE(out[0].generic);
+}
+
+TEST(AtomicLowering, RetriedSwapsAreTimingDependent) {
+  AtomicRole r = role(AtomicLowering::Native);
+  EXPECT_FALSE(timing_dependent(r, model::Space::Global));
+  r.retried = true;  // a spin lock's acquire
+  EXPECT_TRUE(timing_dependent(r, model::Space::Global));
+}
+
 }  // namespace
 }  // namespace warpscope::analysis

@@ -8,6 +8,23 @@
 
 namespace warpscope::analysis {
 
+namespace {
+
+// The Source page's "L1 Wavefronts Shared Ideal" of a load or store served in several lane
+// groups packs the active lanes into full groups, where the kernel's bank-conflict counter
+// takes one ideal wavefront per group with active lanes (model::SharedCost): an STS.64 of the
+// even lanes (two half-warps, 8 lanes each) is 2 wavefronts, ideal 1 on the Source page, no
+// conflict for the counter (H200, batch 3: rw_pred_swap_shared's STS.64 1664 wavefronts, Source
+// ideal 1536, counter 0 conflicts; the bitonic sorts' predicated LDS.64/STS.64 likewise).
+std::uint64_t source_ideal_wavefronts(const model::WarpAccess& a, const model::SharedCost& s) {
+  if ((a.op != model::MemOp::SharedLoad && a.op != model::MemOp::SharedStore) || s.groups <= 1 || s.group_lanes <= 0)
+    return static_cast<std::uint64_t>(s.ideal_wavefronts);
+  const int packed = (std::popcount(a.mask) + s.group_lanes - 1) / s.group_lanes;
+  return static_cast<std::uint64_t>(std::min(s.ideal_wavefronts, packed));
+}
+
+}  // namespace
+
 void InstructionCost::merge(const InstructionCost& o) {
   if (!o.used()) return;
   if (!used()) {
@@ -19,10 +36,13 @@ void InstructionCost::merge(const InstructionCost& o) {
   warp_instructions += o.warp_instructions;
   wavefronts += o.wavefronts;
   ideal_wavefronts += o.ideal_wavefronts;
+  source_ideal_wavefronts += o.source_ideal_wavefronts;
   requests += o.requests;
   sectors += o.sectors;
   ideal_sectors += o.ideal_sectors;
   bytes_requested += o.bytes_requested;
+  l1_sectors += o.l1_sectors;
+  generic_wavefronts += o.generic_wavefronts;
   timing_dependent = timing_dependent || o.timing_dependent;
   if (worse_than_worst(o.worst_excess, o.worst_block_index, o.worst_warp)) {
     worst_excess = o.worst_excess;
@@ -59,7 +79,7 @@ void CostListener::on_access(const emu::AccessEvent& e) {
   if (e.access.mask == 0) return;
   const InstructionPlan* role = e.async_copy ? nullptr : role_of(e);
   if (role == nullptr) {
-    record(e, e.access, InstructionSlot::Own, false);
+    record(e, e.access, InstructionSlot::Own, {});
     return;
   }
   if (role->has_atomic) {
@@ -68,11 +88,13 @@ void CostListener::on_access(const emu::AccessEvent& e) {
     const bool timing = timing_dependent(role->atomic, model::space_of(e.access.op));
     for (const LoweredAccess& a : lowered_)
       if (a.access.mask != 0)
-        record(e, a.access, a.companion ? InstructionSlot::Companion : InstructionSlot::Own, timing);
+        record(e, a.access, a.companion ? InstructionSlot::Companion : InstructionSlot::Own,
+               {timing, a.operands, a.generic});
     return;
   }
+  const Counting polled{role->polls, 1, false};
   switch (role->action) {
-    case InstructionPlan::Action::AsIs: record(e, e.access, InstructionSlot::Own, false); return;
+    case InstructionPlan::Action::AsIs: record(e, e.access, InstructionSlot::Own, polled); return;
     case InstructionPlan::Action::Drop: return;
     case InstructionPlan::Action::Merge: merges_.add(e, role->merge); return;
     case InstructionPlan::Action::Reshape:
@@ -82,14 +104,14 @@ void CostListener::on_access(const emu::AccessEvent& e) {
         piece.access.width = p.width;
         for (auto& a : piece.access.address) a += static_cast<std::uint64_t>(p.offset);
         if (p.merged) merges_.add(piece, p.merge);
-        else record(piece, piece.access, InstructionSlot::Own, false);
+        else record(piece, piece.access, InstructionSlot::Own, polled);
       }
       return;
   }
 }
 
 void CostListener::run(const emu::AccessEvent& at, const model::WarpAccess& access) {
-  record(at, access, InstructionSlot::Own, false);
+  record(at, access, InstructionSlot::Own, {});
 }
 
 void CostListener::on_barrier(const emu::BarrierEvent& e) { merges_.end_round(e.block_index, e.warp); }
@@ -97,7 +119,7 @@ void CostListener::on_barrier(const emu::BarrierEvent& e) { merges_.end_round(e.
 void CostListener::on_block_end(const emu::BlockEvent& e) { merges_.end_block(e.block_index); }
 
 void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& access, InstructionSlot slot_kind,
-                          bool timing) {
+                          Counting how) {
   // A cp.async's shared write has the pc of its global read: it keeps a slot of its own.
   const bool ldgsts_write = e.async_copy && model::space_of(access.op) == model::Space::Shared;
   std::vector<InstructionCost>& slots = ldgsts_write ? ldgsts_by_pc_ : by_slot_;
@@ -124,21 +146,31 @@ void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& ac
     c.companion = slot_kind == InstructionSlot::Companion;
     c.region = e.region;
   }
-  c.timing_dependent = c.timing_dependent || timing;
+  c.timing_dependent = c.timing_dependent || how.timing;
   ++c.executions;
   c.thread_accesses += static_cast<std::uint64_t>(std::popcount(access.mask));
   std::int64_t excess = 0;
   if (priced->shared) {
     const model::SharedCost& s = *priced->shared;
-    c.wavefronts += static_cast<std::uint64_t>(s.wavefronts);
-    c.ideal_wavefronts += static_cast<std::uint64_t>(s.ideal_wavefronts);
-    excess = s.bank_conflicts();
+    c.wavefronts += static_cast<std::uint64_t>(s.wavefronts * how.operands);
+    c.ideal_wavefronts += static_cast<std::uint64_t>(s.ideal_wavefronts * how.operands);
+    c.source_ideal_wavefronts += source_ideal_wavefronts(access, s) * static_cast<std::uint64_t>(how.operands);
+    excess = static_cast<std::int64_t>(s.bank_conflicts()) * how.operands;
+    if (how.generic) ++c.generic_wavefronts;  // the generic ATOM's try on a shared address
   } else if (priced->global) {
     const model::GlobalCost& g = *priced->global;
     c.requests += static_cast<std::uint64_t>(g.requests);
     c.sectors += static_cast<std::uint64_t>(g.sectors);
     c.ideal_sectors += static_cast<std::uint64_t>(g.ideal_sectors);
     c.bytes_requested += g.bytes_requested;
+    const bool atomic = access.op == model::MemOp::GlobalAtomic || access.op == model::MemOp::GlobalReduction;
+    if (atomic) {
+      const model::AtomicPasses p = model::atomic_passes(arch_, access);
+      c.l1_sectors += static_cast<std::uint64_t>(p.sectors);
+      if (how.generic) c.generic_wavefronts += static_cast<std::uint64_t>(p.passes);
+    } else {
+      c.l1_sectors += static_cast<std::uint64_t>(g.sectors);
+    }
     excess = g.excess_sectors();
   }
   if (c.executions == 1 || c.worse_than_worst(excess, e.block_index, e.warp)) {

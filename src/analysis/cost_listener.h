@@ -40,11 +40,19 @@ struct InstructionCost {
   // shared memory
   std::uint64_t wavefronts = 0;
   std::uint64_t ideal_wavefronts = 0;
+  // The Source page's ideal (source_ideal_wavefronts in cost_listener.cc); the kernel's bank
+  // conflict counter is wavefronts - ideal_wavefronts.
+  std::uint64_t source_ideal_wavefronts = 0;
   // global memory
   std::uint64_t requests = 0;
   std::uint64_t sectors = 0;
   std::uint64_t ideal_sectors = 0;
   std::uint64_t bytes_requested = 0;
+  // What ncu's kernel counters count and the Source page does not: an atomic's L1 sectors
+  // (model::atomic_passes; other accesses: `sectors`), and a generic ATOM's shared op_atom
+  // wavefronts (LoweredAccess::generic).
+  std::uint64_t l1_sectors = 0;
+  std::uint64_t generic_wavefronts = 0;
   // The warp execution with the most excess (wavefronts or sectors beyond ideal).
   std::int64_t worst_excess = -1;
   model::WarpAccess worst_access{};
@@ -118,7 +126,13 @@ class CostListener final : public emu::Listener, private MergeAssembler::Sink {
 
  private:
   void run(const emu::AccessEvent& at, const model::WarpAccess& access) override;
-  void record(const emu::AccessEvent& e, const model::WarpAccess& access, InstructionSlot slot, bool timing);
+  // How to count an access beyond its price (atomics: LoweredAccess).
+  struct Counting {
+    bool timing = false;
+    int operands = 1;
+    bool generic = false;
+  };
+  void record(const emu::AccessEvent& e, const model::WarpAccess& access, InstructionSlot slot, Counting how);
   const InstructionPlan* role_of(const emu::AccessEvent& e);
 
   const model::Arch& arch_;

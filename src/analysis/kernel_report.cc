@@ -40,6 +40,8 @@ const std::vector<std::string>& kernel_metric_names() {
 
 namespace {
 
+constexpr const char* kGenericAtomWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom";
+
 // Adds one instruction's figures to a metric map (ncu names, and Source-page names).
 void add_metrics(Metrics& m, const InstructionCost& c, double scale) {
   auto add = [&](const std::string& name, std::uint64_t v) {
@@ -51,18 +53,20 @@ void add_metrics(Metrics& m, const InstructionCost& c, double scale) {
     add(kLdgstsWavefronts, c.wavefronts);
     add(kLdgstsConflicts, c.wavefronts - c.ideal_wavefronts);
     add(kSourceWavefronts, c.wavefronts);
-    add(kSourceWavefrontsIdeal, c.ideal_wavefronts);
+    add(kSourceWavefrontsIdeal, c.source_ideal_wavefronts);
   } else if (model::space_of(c.op) == model::Space::Shared) {
-    add("l1tex__data_pipe_lsu_wavefronts_mem_" + suffix, c.wavefronts);
+    add("l1tex__data_pipe_lsu_wavefronts_mem_" + suffix, c.wavefronts + c.generic_wavefronts);
     add("l1tex__data_bank_conflicts_pipe_lsu_mem_" + suffix, c.wavefronts - c.ideal_wavefronts);
     if (c.op == model::MemOp::LdMatrix) add("smsp__inst_executed_op_ldsm", c.executions);
     if (c.op == model::MemOp::Gmma) add("smsp__sass_inst_executed_op_shared_gmma", c.warp_instructions);
     add(kSourceWavefronts, c.wavefronts);
-    add(kSourceWavefrontsIdeal, c.ideal_wavefronts);
+    add(kSourceWavefrontsIdeal, c.source_ideal_wavefronts);
   } else {
-    // A global access (LDGSTS's global read among them: it counts as op_ld).
+    // A global access (LDGSTS's global read among them: it counts as op_ld). The kernel
+    // counter counts an atomic's sectors per pass (InstructionCost::l1_sectors).
     add("l1tex__t_requests_pipe_lsu_mem_" + suffix, c.requests);
-    add("l1tex__t_sectors_pipe_lsu_mem_" + suffix, c.sectors);
+    add("l1tex__t_sectors_pipe_lsu_mem_" + suffix, c.l1_sectors);
+    if (c.generic_wavefronts > 0) add(kGenericAtomWavefronts, c.generic_wavefronts);
     add(kSourceSectors, c.sectors);
     add(kSourceSectorsIdeal, c.ideal_sectors);
   }
@@ -251,6 +255,12 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
   };
   for (const InstructionCost& c : merged) {
     if (!c.used() || c.instruction == nullptr) continue;
+    if (c.timing_dependent) {
+      Metrics mine;
+      add_metrics(mine, c, r.scale);
+      for (const auto& [name, v] : mine)
+        if (v != 0 && name.find("__") != std::string::npos) r.timing_dependent_metrics.insert(name);
+    }
     add_metrics(r.metrics, c, r.scale);
     r.timing_dependent = r.timing_dependent || c.timing_dependent;
     for (auto& [line, weight] : lines_of(*c.instruction)) {

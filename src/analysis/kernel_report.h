@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,9 @@ struct KernelReport {
   Metrics metrics;     // the kernel's totals, ncu metric names
   std::vector<LineReport> lines;  // worst first
   bool timing_dependent = false;  // some line is
+  // The metrics (kernel totals, ncu names) a timing-dependent instruction adds to: the
+  // prediction is the fewest a run takes (every other metric is exact).
+  std::set<std::string> timing_dependent_metrics;
   std::vector<SourceFile> sources;  // the readable files the lines name, in order of first use
   std::vector<emu::Diagnostic> diagnostics;
   std::vector<emu::Region> regions;  // InstructionCost::region indexes this (names the arrays)

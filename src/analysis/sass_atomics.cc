@@ -150,6 +150,7 @@ AtomicRole predicted_atomic(const ptx::Instruction& inst) {
     return r;
   }
   if (inst.space == ptx::Space::None && float_add(inst)) r.shared_fallback = true;  // ATOM, then QSPC
+  r.generic = inst.space == ptx::Space::None;
   return r;
 }
 
@@ -218,6 +219,8 @@ void match_atomics(const ptx::Module& module, const std::vector<const ptx::Funct
       const bool ptx_cas = inst.subop == ptx::SubOp::Cas && !sixteen_bit(inst);
       const bool loop = head.loop >= 0 && (head.atomic == sass::AtomicOp::Cast ||
                                            (head.atomic == sass::AtomicOp::Cas && !ptx_cas));
+      const bool swap = inst.subop == ptx::SubOp::Cas || inst.subop == ptx::SubOp::Exch;
+      r.retried = head.loop >= 0 && !loop && swap;
       if (loop) {
         r.lowering = g == GuardClass::Leader ? AtomicLowering::LeaderCasLoop : AtomicLowering::CasLoop;
         r.cas_bytes = head.width;
@@ -229,6 +232,7 @@ void match_atomics(const ptx::Module& module, const std::vector<const ptx::Funct
         r.lowering = AtomicLowering::Leader;
       }
       if (head.kind == sass::Kind::GenericAtomic && cluster.size() > 1) r.shared_fallback = true;
+      r.generic = head.kind == sass::Kind::GenericAtomic;
       // The loads of the CAS loops belong to the atomic, not to a PTX load.
       for (int m : cluster) {
         const sass::SassMemoryOp& a = sass.memory_ops[static_cast<std::size_t>(m)];

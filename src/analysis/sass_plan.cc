@@ -84,7 +84,45 @@ void drop_dead_loads(const ptx::Function& f, SassPlan& plan) {
   }
 }
 
+// A read another warp can change while this one loops on it (as emu/program.cc's spin-wait
+// detection).
+bool polls_memory(const ptx::Instruction& inst) {
+  if (!is_load(inst)) return false;
+  return inst.has(ptx::flag::Volatile) || inst.text.find(".acquire") != std::string::npos ||
+         inst.text.find(".relaxed") != std::string::npos;
+}
+
 }  // namespace
+
+void mark_retries(const ptx::Function& f, SassPlan& plan) {
+  // Loops: a backward branch at j to t spans [t, j]; a loop "stores" if a st, red or
+  // non-swap atom lies inside.
+  const int n = static_cast<int>(f.body.size());
+  std::vector<std::pair<int, int>> loops;
+  for (int j = 0; j < n; ++j) {
+    const ptx::Instruction& b = f.body[static_cast<std::size_t>(j)];
+    if (b.opcode != ptx::Opcode::Bra || b.num_operands < 1 || b.op(0).kind != ptx::OperandKind::Label) continue;
+    const int t = static_cast<int>(b.op(0).imm);
+    if (t >= 0 && t <= j) loops.emplace_back(t, j);
+  }
+  for (const auto& [t, j] : loops) {
+    bool stores = false;
+    for (int i = t; i <= j; ++i) {
+      const ptx::Instruction& inst = f.body[static_cast<std::size_t>(i)];
+      if (inst.opcode == ptx::Opcode::St || inst.opcode == ptx::Opcode::Red) stores = true;
+    }
+    for (int i = t; i <= j; ++i) {
+      const ptx::Instruction& inst = f.body[static_cast<std::size_t>(i)];
+      const bool swap = inst.subop == ptx::SubOp::Cas || inst.subop == ptx::SubOp::Exch;
+      if (inst.opcode == ptx::Opcode::Atom && swap) {
+        if (auto it = plan.roles.find(&inst); it != plan.roles.end() && it->second.has_atomic)
+          it->second.atomic.retried = true;
+      } else if (!stores && polls_memory(inst)) {
+        plan.roles[&inst].polls = true;
+      }
+    }
+  }
+}
 
 SassPlan plan_from_sass(const ptx::Module& module, const std::vector<sass::SassFunction>& sass) {
   SassPlan plan;
@@ -101,6 +139,7 @@ SassPlan plan_from_sass(const ptx::Module& module, const std::vector<sass::SassF
     detail::attribute_lines(module, functions, sf, plan);
     for (const ptx::Function* f : functions)
       if (planned.insert(f).second) drop_dead_loads(*f, plan);
+    for (const ptx::Function* f : functions) mark_retries(*f, plan);
   }
   // Functions no listing covers: what ptxas does anyway.
   for (const ptx::Function& f : module.functions) {
@@ -112,6 +151,7 @@ SassPlan plan_from_sass(const ptx::Module& module, const std::vector<sass::SassF
         r.atomic = detail::predicted_atomic(inst);
       }
     drop_dead_loads(f, plan);
+    mark_retries(f, plan);
   }
   return plan;
 }
@@ -128,6 +168,7 @@ SassPlan plan_from_ptx(const ptx::Module& module) {
         if (r.atomic.lowering != AtomicLowering::Native) ++plan.atomics_lowered;
       }
     drop_dead_loads(f, plan);
+    mark_retries(f, plan);
   }
   return plan;
 }

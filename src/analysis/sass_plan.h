@@ -62,6 +62,11 @@ struct AtomicRole {
   model::MemOp global_op = model::MemOp::GlobalAtomic;
   int cas_bytes = 4;            // CAS loops: the word compared (4 or 8; 16-bit atomics use 4)
   bool shared_fallback = false; // a generic ATOM that, on a shared address, runs a CAS loop
+  bool generic = false;         // the SASS atomic is an ATOM (generic address), not ATOMG/RED/ATOMS
+  // A cas or exch inside a loop of the kernel's own (a spin lock's acquire): how many tries
+  // run depends on timing between warps (H200, corpus/sass spin_lock: 92 and 127 tries in
+  // two runs where one warp at a time needs 8), so its figures are timing-dependent.
+  bool retried = false;
   bool from_sass = false;       // seen in the listing (else predicted from the PTX)
 };
 
@@ -88,6 +93,10 @@ struct InstructionPlan {
   std::vector<Piece> pieces;
   bool has_atomic = false;
   AtomicRole atomic;
+  // A volatile, relaxed or acquire load in a loop without stores (a spin-wait: cooperative
+  // groups' barrier_wait): how often it runs depends on timing between warps (H200,
+  // corpus/frontend cg_tile_reduce_64: 1536 polls where warps one after another need fewer).
+  bool polls = false;
 };
 
 // Where ncu's Source page shows (part of) a PTX access: the lines of the SASS instructions it
@@ -118,6 +127,11 @@ struct SassPlan {
     return it == roles.end() ? nullptr : &it->second;
   }
 };
+
+// Marks what another warp's timing decides how often it runs: a cas or exch in a loop of `f`
+// (AtomicRole::retried: a lock's acquire) and a polling load in a loop without stores
+// (InstructionPlan::polls). Both plans call it.
+void mark_retries(const ptx::Function& f, SassPlan& plan);
 
 // Matches each SASS function to the PTX function of the same name (see the header comment).
 SassPlan plan_from_sass(const ptx::Module& module, const std::vector<sass::SassFunction>& sass);

@@ -1,6 +1,8 @@
 // sass_plan_test.cc: the SASS matcher on the examples' committed listings.
 #include "analysis/sass_plan.h"
 
+#include "analysis/atomic_lowering.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -192,6 +194,40 @@ TEST(SassPlanCorpus, GlobalAtomicsAsTheSassRunsThem) {
   EXPECT_EQ(at(43, &op), AtomicLowering::Leader);          // uniform min: REDUX, one lane
   EXPECT_EQ(at(44, &op), AtomicLowering::LeaderWhenFull);  // uniform, used: scan, lane 31
   EXPECT_EQ(op, model::MemOp::GlobalAtomic);
+  // Which are ATOM (generic): the f16x2/bf16x2 adds, atomic_ref's, the f16 add's CAS loop.
+  auto generic = [&](int cu_line) {
+    const int fi = c.module.find_function(fn);
+    for (const ptx::Instruction& inst : c.module.functions[static_cast<std::size_t>(fi)].body)
+      if (inst.opcode == ptx::Opcode::Atom && inst.debug.outer.line == cu_line)
+        if (const InstructionPlan* r = c.plan.role(&inst)) return r->atomic.generic;
+    return false;
+  };
+  for (int line : {28, 29, 30, 48, 49}) EXPECT_TRUE(generic(line)) << line;
+  for (int line : {21, 22, 33, 50}) EXPECT_FALSE(generic(line)) << line;
+}
+
+// A spin lock's acquire (atomicCAS in a while loop) retries as long as another warp holds the
+// lock: timing-dependent; its release (one atomicExch, no loop) is not.
+TEST(SassPlanCorpus, SpinLockAcquireIsRetried) {
+  const Corpus c = corpus("spin_lock");
+  const int fi = c.module.find_function("spin_lock_counter");
+  ASSERT_GE(fi, 0);
+  int cas = 0, exch = 0;
+  for (const ptx::Instruction& inst : c.module.functions[static_cast<std::size_t>(fi)].body) {
+    if (inst.opcode != ptx::Opcode::Atom) continue;
+    const InstructionPlan* r = c.plan.role(&inst);
+    ASSERT_TRUE(r && r->has_atomic);
+    if (inst.subop == ptx::SubOp::Cas) {
+      ++cas;
+      EXPECT_TRUE(r->atomic.retried);
+      EXPECT_TRUE(timing_dependent(r->atomic, model::Space::Global));
+    } else {
+      ++exch;
+      EXPECT_FALSE(r->atomic.retried);
+    }
+  }
+  EXPECT_EQ(cas, 1);
+  EXPECT_EQ(exch, 1);
 }
 
 TEST(SassPlanCorpus, SharedAtomicsAsTheSassRunsThem) {
@@ -225,6 +261,26 @@ TEST(SassPlanCorpus, SharedAtomicsAsTheSassRunsThem) {
       ASSERT_TRUE(r);
       EXPECT_TRUE(r->atomic.shared_fallback);  // generic f16x2: ATOM, on a shared address a CAS loop
     }
+}
+
+// Cooperative groups' barrier for tiles wider than a warp: warps spin on ld.acquire of the
+// barrier word (loops without stores) until the last arrives: those loads poll (how often
+// depends on timing, H200: 1536 polls); the kernel's other loads do not.
+TEST(SassPlan, SpinWaitLoadsPoll) {
+  auto m = ptx::parse(read(std::string(WARPSCOPE_SOURCE_DIR) + "/corpus/frontend/special_registers.ptx"), "s.ptx");
+  ASSERT_TRUE(m.ok());
+  const SassPlan plan = plan_from_ptx(*m);
+  const int fi = m->find_function("cg_tile_reduce_64");
+  ASSERT_GE(fi, 0);
+  int polling = 0, others = 0;
+  for (const ptx::Instruction& inst : m->functions[static_cast<std::size_t>(fi)].body) {
+    if (inst.opcode != ptx::Opcode::Ld || inst.space == ptx::Space::Param) continue;
+    const InstructionPlan* r = plan.role(&inst);
+    if (r && r->polls) ++polling;
+    else ++others;
+  }
+  EXPECT_EQ(polling, 2);
+  EXPECT_GE(others, 3);
 }
 
 TEST(SassPlan, TiledGemmMergesFourLoadsEightTimes) {

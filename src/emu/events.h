@@ -63,6 +63,9 @@ struct AccessEvent {
   model::WarpAccess access;
   int region = -1;  // index into RunReport::regions (the first active lane's), -1 unknown
   bool async_copy = false;  // one half of a cp.async (global read or shared write)
+  // An atomic min/max on shared memory: the lanes whose value was already the min (max), so
+  // the op left memory as it was (ptxas's 64-bit min/max CAS loop exits after its load).
+  std::uint32_t unchanged = 0;
 };
 
 struct BarrierEvent {

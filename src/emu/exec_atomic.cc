@@ -147,6 +147,13 @@ bool exec_atomic(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
       const std::uint64_t old = update(op, acc.ptr[l] + k * elem.bytes, concurrent, b[static_cast<std::size_t>(k)][l],
                                        c[l], handled);
       if (!handled) ok = false;
+      const bool min_max = op.subop == SubOp::Min || op.subop == SubOp::Max;
+      if (min_max && vec == 1 && !concurrent) {
+        std::uint64_t now = 0;
+        std::memcpy(&now, acc.ptr[l], static_cast<std::size_t>(elem.bytes));
+        const std::uint64_t bytes_mask = elem.bytes == 8 ? ~0ull : (1ull << (8 * elem.bytes)) - 1;
+        if (now == (old & bytes_mask)) acc.unchanged |= 1u << l;
+      }
       if (std::uint64_t* dk = d[static_cast<std::size_t>(k)])
         dk[l] = ptx::is_signed(op.type) && elem.bytes == 4 ? to_bits<std::int32_t>(static_cast<std::int32_t>(old)) : old;
     }

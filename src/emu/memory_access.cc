@@ -271,6 +271,7 @@ void publish(const Op& op, const Warp& w, const LaneAccess& acc, model::MemOp sh
     e.access.mask = lanes;
     for_lanes(lanes, [&](int l) { e.access.address[static_cast<std::size_t>(l)] = acc.addr[static_cast<std::size_t>(l)]; });
     e.async_copy = async_copy;
+    e.unchanged = acc.unchanged & lanes;
     int first = std::countr_zero(lanes);
     if (shared) {
       e.region = op.region;

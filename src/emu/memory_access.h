@@ -25,6 +25,7 @@ struct LaneAccess {
   std::uint32_t shared_lanes = 0;
   std::uint32_t global_lanes = 0;
   const Buffer* buffer = nullptr;  // the first global lane's buffer
+  std::uint32_t unchanged = 0;     // an atomic min/max on shared memory: lanes it left as it was
 };
 
 // Resolves [row + offset] for the lanes in `mask` as `space` (None: generic). False when

@@ -48,7 +48,7 @@ TEST(AccessJson, RejectsBadInputWithAMessage) {
       {R"({"op":"lds","width":8,"offsets":)" + ok_offsets + "}", "lane 1: address 4 is not aligned to 8 bytes"},
       {R"({"op":"ldsm","width":3,"offsets":)" + offsets_json(16) + "}", "1, 2 or 4 matrices"},
       {R"({"op":"atoms","width":16,"offsets":)" + offsets_json(16) + "}", "4- and 8-byte operands only"},
-      {R"({"op":"atoms_agg","width":8,"offsets":)" + offsets_json(8) + "}", "4-byte operands, not 8"},
+      {R"({"op":"atoms_agg","width":16,"offsets":)" + offsets_json(16) + "}", "4- or 8-byte operands, not 16"},
       {R"({"op":"lds","width":4,"offsets":[-4)" + ok_offsets.substr(2) + "}", "offsets[0] must be a non-negative integer"},
   };
   for (const auto& [input, expected] : cases) {

@@ -183,6 +183,31 @@ void price_global_with(const Arch& arch, const WarpAccess& a, const Avx2Counters
 
 }  // namespace
 
+AtomicPasses atomic_passes(const Arch& arch, const WarpAccess& a) {
+  std::array<std::uint64_t, kWarpSize> addr{};
+  int n = 0;
+  for (std::uint32_t m = a.mask; m != 0; m &= m - 1) addr[static_cast<std::size_t>(n++)] = a.address[__builtin_ctz(m)];
+  std::sort(addr.begin(), addr.begin() + n);
+  // Runs of one address, in address order: a sector's passes are its longest run.
+  const int shift = __builtin_ctz(static_cast<unsigned>(arch.sector_bytes));
+  AtomicPasses out;
+  int sector_max = 0;
+  for (int i = 0; i < n;) {
+    int j = i + 1;
+    while (j < n && addr[static_cast<std::size_t>(j)] == addr[static_cast<std::size_t>(i)]) ++j;
+    const int run = j - i;
+    out.passes = std::max(out.passes, run);
+    sector_max = std::max(sector_max, run);
+    const bool sector_ends = j == n || (addr[static_cast<std::size_t>(j)] >> shift) != (addr[static_cast<std::size_t>(i)] >> shift);
+    if (sector_ends) {
+      out.sectors += sector_max;
+      sector_max = 0;
+    }
+    i = j;
+  }
+  return out;
+}
+
 void price_global(const Arch& arch, const WarpAccess& access, GlobalCost& cost) {
   price_global_with(arch, access, kAvx2, cost);
 }

@@ -45,6 +45,22 @@ inline GlobalCost price_global(const Arch& arch, const WarpAccess& access) {
   return cost;
 }
 
+// What an atomic or reduction (ATOMG, ATOM, RED) sends from L1 to L2: lanes on one address are
+// served one after another, so the instruction runs in passes (pass k takes the addresses that
+// more than k lanes use), and each pass sends the sectors its addresses lie in. ncu's kernel
+// counter l1tex__t_sectors_pipe_lsu_mem_global_op_atom/_red counts these; the Source page's
+// "L2 Theoretical Sectors Global" counts distinct sectors (GlobalCost::sectors).
+//   32 lanes on words l % 8 (one sector, 4 lanes a word)  ->  passes 4, sectors 4
+//   float4 RED on l % 8 (4 sectors, 4 lanes each)         ->  passes 4, sectors 16
+// Measured on the H200 (batch 3): corpus/sass atom_global_forms (RED 58 sectors a warp),
+// rw_hist256_global_atomics (64925 for 64919 by this rule), simpleAtomicIntrinsics (one address:
+// 32 sectors an ATOMG).
+struct AtomicPasses {
+  int passes = 0;   // the most lanes on one address
+  int sectors = 0;  // summed over the passes
+};
+AtomicPasses atomic_passes(const Arch& arch, const WarpAccess& access);
+
 // The same without SIMD, whatever the CPU (for tests: global_cost_test compares the two).
 GlobalCost price_global_portable(const Arch& arch, const WarpAccess& access);
 

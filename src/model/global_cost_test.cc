@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 #include <set>
 #include <vector>
@@ -152,6 +153,55 @@ TEST(GlobalCost, ModelAndPortableMatchBruteForce) {
     expect_same(price_global(testing::sm90(), a), want, "model", iteration);
     expect_same(price_global_portable(testing::sm90(), a), want, "portable", iteration);
     if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// Atomics: lanes on one address are served in passes, each sending its addresses' sectors.
+TEST(GlobalCost, AtomicPassesSerializeLanesOnOneAddress) {
+  const Arch& arch = testing::sm90();
+  // 4 lanes on each of 8 words of one sector: 4 passes of 1 sector (H200: RED.ADD 4 a warp).
+  AtomicPasses p = atomic_passes(arch, make_access(MemOp::GlobalReduction, 4, [](int l) { return 4u * (l % 8); }));
+  EXPECT_EQ(p.passes, 4);
+  EXPECT_EQ(p.sectors, 4);
+  // float4 on l % 8: 4 sectors, 4 lanes each: 16 (H200: RED.ADD.F32x4 16 a warp).
+  p = atomic_passes(arch, make_access(MemOp::GlobalReduction, 16, [](int l) { return 16u * (l % 8); }));
+  EXPECT_EQ(p.sectors, 16);
+  // Distinct words: one pass, the distinct sectors.
+  p = atomic_passes(arch, make_access(MemOp::GlobalAtomic, 4, [](int l) { return 4u * l; }));
+  EXPECT_EQ(p.passes, 1);
+  EXPECT_EQ(p.sectors, 4);
+  // One address for every lane: 32 passes of one sector (H200: simpleAtomicIntrinsics' ATOMG).
+  p = atomic_passes(arch, make_access(MemOp::GlobalAtomic, 4, [](int) { return 64u; }));
+  EXPECT_EQ(p.passes, 32);
+  EXPECT_EQ(p.sectors, 32);
+  // Sectors pass apart: 30 lanes on one word of sector 0, lanes 30 and 31 on two words of
+  // sector 1 -> 30 + 1 (the longest run per sector), not 30 x 2.
+  p = atomic_passes(arch, make_access(MemOp::GlobalAtomic, 4, [](int l) { return l < 30 ? 0u : 32u + 4u * (l - 30); }));
+  EXPECT_EQ(p.passes, 30);
+  EXPECT_EQ(p.sectors, 31);
+}
+
+// Against brute force: pass k sends the sectors of the addresses more than k lanes use.
+TEST(GlobalCost, AtomicPassesMatchBruteForce) {
+  std::mt19937 rng(7);
+  for (int iteration = 0; iteration < 2000; ++iteration) {
+    const unsigned spread = 1u + rng() % 64;
+    WarpAccess a = make_access(MemOp::GlobalAtomic, 4, [&](int) { return 4u * (rng() % spread); });
+    a.mask = static_cast<std::uint32_t>(rng()) | 1u;
+    std::map<std::uint64_t, int> lanes;
+    for (int l = 0; l < 32; ++l)
+      if (a.active(l)) ++lanes[a.address[static_cast<std::size_t>(l)]];
+    int passes = 0, sectors = 0;
+    for (const auto& [address, n] : lanes) passes = std::max(passes, n);
+    for (int k = 0; k < passes; ++k) {
+      std::set<std::uint64_t> s;
+      for (const auto& [address, n] : lanes)
+        if (n > k) s.insert(address / 32);
+      sectors += static_cast<int>(s.size());
+    }
+    const AtomicPasses p = atomic_passes(testing::sm90(), a);
+    ASSERT_EQ(p.passes, passes) << iteration;
+    ASSERT_EQ(p.sectors, sectors) << iteration;
   }
 }
 

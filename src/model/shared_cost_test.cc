@@ -161,5 +161,15 @@ TEST(SharedCost, EightByteAtomicsServeHalfWarpsAndCountLanes) {
   EXPECT_EQ(four_a_word.wavefronts, 4);  // each half: 8 words, 2 lanes each
 }
 
+// A CAS loop's ATOMS.CAST.64 (atoms_agg, 8 bytes): half-warps, lanes on one word do not
+// serialize (H200: 2 wavefronts for 32 lanes on 8 words, 1 for the upper half alone).
+TEST(SharedCost, EightByteCastServesHalfWarpsByDistinctWords) {
+  WarpAccess a = make_access(MemOp::SharedAtomicAggregated, 8, [](int l) { return 8u * (l % 8); });
+  EXPECT_EQ(shared_of(a).wavefronts, 2);
+  EXPECT_EQ(shared_of(a).ideal_wavefronts, 2);
+  a.mask = 0xffff0000u;
+  EXPECT_EQ(shared_of(a).wavefronts, 1);
+}
+
 }  // namespace
 }  // namespace warpscope::model

@@ -44,8 +44,10 @@ Status validate(const WarpAccess& a) {
   }
   if (a.op == MemOp::SharedAtomic && a.width != 4 && a.width != 8)
     return make_error("shared atomics are modelled for 4- and 8-byte operands only, not " + std::to_string(a.width));
-  if (a.op == MemOp::SharedAtomicAggregated && a.width != 4)
-    return make_error("the aggregated shared atomic (ATOMS.POPC.INC) has 4-byte operands, not " +
+  // atoms_agg: ATOMS.POPC.INC (4 bytes), and a CAS loop's ATOMS.CAST(.64), whose lanes on one
+  // word do not serialize either (analysis/atomic_lowering.cc).
+  if (a.op == MemOp::SharedAtomicAggregated && a.width != 4 && a.width != 8)
+    return make_error("the aggregated shared atomic (ATOMS.POPC.INC, ATOMS.CAST) has 4- or 8-byte operands, not " +
                       std::to_string(a.width));
   const int align = is_matrix_rows(a.op) ? 16 : a.width;
   for (int lane = 0; lane < kWarpSize; ++lane) {

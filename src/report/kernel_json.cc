@@ -57,6 +57,7 @@ nlohmann::json kernel_json(const analysis::KernelReport& r) {
   }
   out["metrics"] = r.metrics;
   out["timing_dependent"] = r.timing_dependent;
+  out["timing_dependent_metrics"] = r.timing_dependent_metrics;
   nlohmann::json lines = nlohmann::json::array();
   for (const analysis::LineReport& l : r.lines) {
     nlohmann::json j{{"file", l.file}, {"line", l.line}, {"metrics", l.metrics}};
