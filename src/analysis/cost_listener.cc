@@ -23,6 +23,7 @@ void InstructionCost::merge(const InstructionCost& o) {
   sectors += o.sectors;
   ideal_sectors += o.ideal_sectors;
   bytes_requested += o.bytes_requested;
+  source_sectors_extra += o.source_sectors_extra;
   timing_dependent = timing_dependent || o.timing_dependent;
   if (worse_than_worst(o.worst_excess, o.worst_block_index, o.worst_warp)) {
     worst_excess = o.worst_excess;
@@ -128,6 +129,19 @@ void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& ac
   ++c.executions;
   c.thread_accesses += static_cast<std::uint64_t>(std::popcount(access.mask));
   std::int64_t excess = 0;
+  model::AccessCost ldgsts_cost;
+  if (e.ldgsts != nullptr) {
+    // cp.async: priced as the whole copy (model/ldgsts_cost.h), not as its halves alone.
+    const model::LdgstsCost l = model::price_ldgsts(*e.ldgsts);
+    if (priced->shared) {
+      ldgsts_cost = *priced;
+      ldgsts_cost.shared->wavefronts = l.wavefronts;
+      ldgsts_cost.shared->ideal_wavefronts = l.ideal_wavefronts;
+      priced = &ldgsts_cost;
+    } else if (priced->global) {
+      c.source_sectors_extra += static_cast<std::int64_t>(l.sectors) - priced->global->sectors;
+    }
+  }
   if (priced->shared) {
     const model::SharedCost& s = *priced->shared;
     c.wavefronts += static_cast<std::uint64_t>(s.wavefronts);

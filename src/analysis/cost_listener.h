@@ -45,6 +45,9 @@ struct InstructionCost {
   std::uint64_t sectors = 0;
   std::uint64_t ideal_sectors = 0;
   std::uint64_t bytes_requested = 0;
+  // LDGSTS .cg: the Source page's sectors minus `sectors` (it counts each sector once per
+  // 32-byte shared chunk its data lands in; model/ldgsts_cost.h).
+  std::int64_t source_sectors_extra = 0;
   // The warp execution with the most excess (wavefronts or sectors beyond ideal).
   std::int64_t worst_excess = -1;
   model::WarpAccess worst_access{};

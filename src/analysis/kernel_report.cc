@@ -63,7 +63,7 @@ void add_metrics(Metrics& m, const InstructionCost& c, double scale) {
     // A global access (LDGSTS's global read among them: it counts as op_ld).
     add("l1tex__t_requests_pipe_lsu_mem_" + suffix, c.requests);
     add("l1tex__t_sectors_pipe_lsu_mem_" + suffix, c.sectors);
-    add(kSourceSectors, c.sectors);
+    add(kSourceSectors, static_cast<std::uint64_t>(static_cast<std::int64_t>(c.sectors) + c.source_sectors_extra));
     add(kSourceSectorsIdeal, c.ideal_sectors);
   }
 }

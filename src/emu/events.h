@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "model/ldgsts_cost.h"
 #include "model/warp_access.h"
 #include "ptx/ir.h"
 
@@ -63,6 +64,9 @@ struct AccessEvent {
   model::WarpAccess access;
   int region = -1;  // index into RunReport::regions (the first active lane's), -1 unknown
   bool async_copy = false;  // one half of a cp.async (global read or shared write)
+  // cp.async: both halves carry the whole copy (who reads what, who zero-fills), which
+  // prices the shared write and the Source page's sectors (model/ldgsts_cost.h).
+  const model::LdgstsAccess* ldgsts = nullptr;
 };
 
 struct BarrierEvent {
