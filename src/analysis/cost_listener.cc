@@ -195,6 +195,7 @@ void CostListener::on_bulk_copy(const emu::BulkCopyEvent& e) {
     c.instruction = e.instruction;
     c.kind = e.kind;
     c.tensor = e.tensor;
+    c.predicated = plan_ != nullptr && plan_->predicated_tma_loads.count(e.instruction) != 0;
     c.first_block = e.block;
     c.first_block_index = e.block_index;
     c.first_warp = e.warp;

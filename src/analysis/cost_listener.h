@@ -82,6 +82,7 @@ struct BulkCost {
   const ptx::Instruction* instruction = nullptr;
   emu::BulkCopyEvent::Kind kind = emu::BulkCopyEvent::Kind::Load;
   bool tensor = false;
+  bool predicated = false;           // a TMA load ptxas predicated (SassPlan::predicated_tma_loads)
   std::uint64_t issues = 0;          // one per issuing lane
   std::uint64_t warp_issues = 0;     // warp executions with at least one issuing lane
   std::uint64_t bytes = 0;           // moved, out-of-bounds fill included, per destination

@@ -238,7 +238,15 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
   for (std::size_t pc = 0; pc < bulk.size(); ++pc) {
     const BulkCost& c = bulk[pc];
     if (!c.used() || c.instruction == nullptr) continue;
-    const std::uint64_t executions = pc < run.executed.size() ? run.executed[pc] : c.warp_issues;
+    std::uint64_t executions = pc < run.executed.size() ? run.executed[pc] : c.warp_issues;
+    // A predicated UTMALDG runs in every warp that reached the branch the PTX puts around it.
+    if (c.predicated)
+      for (std::size_t b = std::min(pc, run.instructions.size()); b-- > 0 && pc - b <= 16;) {
+        const ptx::Instruction* inst = run.instructions[b];
+        if (inst == nullptr || inst->opcode != ptx::Opcode::Bra || inst->guard == ptx::kNoReg) continue;
+        executions = std::max(executions, run.executed[b]);
+        break;
+      }
     add_bulk_metrics(r.metrics, c, executions, r.scale);
     for (auto& [line, loc] : lines_of(*c.instruction)) {
       add_bulk_metrics(line->metrics, c, executions, r.scale);
