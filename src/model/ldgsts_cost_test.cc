@@ -192,8 +192,8 @@ TEST(LdgstsProperty, BypassMatchesBruteForce) {
 TEST(LdgstsProperty, CachedCostIgnoresLaneOrderWithinAPhase) {
   std::mt19937 rng(11);
   for (int trial = 0; trial < 200; ++trial) {
-    LdgstsAccess a = make(false, 4, [&](int) { return 4u * (rng() % 512); }, [&](int) { return kIn + 4u * (rng() % 4096); },
-                          all(4));
+    LdgstsAccess a = make(
+        false, 4, [&](int) { return 4u * (rng() % 512); }, [&](int) { return kIn + 4u * (rng() % 4096); }, all(4));
     LdgstsAccess b = a;
     std::vector<int> perm(kWarpSize);
     for (int l = 0; l < kWarpSize; ++l) perm[l] = l;

@@ -182,9 +182,8 @@ TEST(HopperReport, LdgstsZeroFillAsMeasured) {
   for (const auto& [kernel, wavefronts, ideal] : cases) {
     auto b = zfill(kernel);
     EXPECT_EQ(metric(b->report.metrics, analysis::kLdgstsWavefronts), wavefronts) << kernel;
-    EXPECT_EQ(metric(b->report.metrics, analysis::kLdgstsWavefronts) - metric(b->report.metrics, analysis::kLdgstsConflicts),
-              ideal)
-        << kernel;
+    const analysis::Metrics& m = b->report.metrics;
+    EXPECT_EQ(metric(m, analysis::kLdgstsWavefronts) - metric(m, analysis::kLdgstsConflicts), ideal) << kernel;
   }
 }
 
