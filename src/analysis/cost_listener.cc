@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 
 #include "analysis/sass_match.h"
 
@@ -130,10 +131,14 @@ void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& ac
   c.thread_accesses += static_cast<std::uint64_t>(std::popcount(access.mask));
   std::int64_t excess = 0;
   model::AccessCost ldgsts_cost;
+  // The worst warp of a cp.async's shared write is still the one whose store pattern
+  // conflicts most (its bank and degree are what the reports show).
+  std::optional<std::int64_t> store_excess;
   if (e.ldgsts != nullptr) {
     // cp.async: priced as the whole copy (model/ldgsts_cost.h), not as its halves alone.
     const model::LdgstsCost l = model::price_ldgsts(*e.ldgsts);
     if (priced->shared) {
+      store_excess = priced->shared->bank_conflicts();
       ldgsts_cost = *priced;
       ldgsts_cost.shared->wavefronts = l.wavefronts;
       ldgsts_cost.shared->ideal_wavefronts = l.ideal_wavefronts;
@@ -146,7 +151,7 @@ void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& ac
     const model::SharedCost& s = *priced->shared;
     c.wavefronts += static_cast<std::uint64_t>(s.wavefronts);
     c.ideal_wavefronts += static_cast<std::uint64_t>(s.ideal_wavefronts);
-    excess = s.bank_conflicts();
+    excess = store_excess.value_or(s.bank_conflicts());
   } else if (priced->global) {
     const model::GlobalCost& g = *priced->global;
     c.requests += static_cast<std::uint64_t>(g.requests);
