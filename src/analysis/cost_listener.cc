@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 
 #include "analysis/sass_match.h"
 
@@ -43,6 +44,7 @@ void InstructionCost::merge(const InstructionCost& o) {
   bytes_requested += o.bytes_requested;
   l1_sectors += o.l1_sectors;
   generic_wavefronts += o.generic_wavefronts;
+  source_sectors_extra += o.source_sectors_extra;
   timing_dependent = timing_dependent || o.timing_dependent;
   if (worse_than_worst(o.worst_excess, o.worst_block_index, o.worst_warp)) {
     worst_excess = o.worst_excess;
@@ -150,12 +152,32 @@ void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& ac
   ++c.executions;
   c.thread_accesses += static_cast<std::uint64_t>(std::popcount(access.mask));
   std::int64_t excess = 0;
+  model::AccessCost ldgsts_cost;
+  // The worst warp of a cp.async's shared write is still the one whose store pattern
+  // conflicts most (its bank and degree are what the reports show).
+  std::optional<std::int64_t> store_excess;
+  if (e.ldgsts != nullptr) {
+    // cp.async: priced as the whole copy (model/ldgsts_cost.h), not as its halves alone.
+    const model::LdgstsCost l = model::price_ldgsts(*e.ldgsts);
+    if (priced->shared) {
+      store_excess = priced->shared->bank_conflicts();
+      ldgsts_cost = *priced;
+      ldgsts_cost.shared->wavefronts = l.wavefronts;
+      ldgsts_cost.shared->ideal_wavefronts = l.ideal_wavefronts;
+      priced = &ldgsts_cost;
+    } else if (priced->global) {
+      c.source_sectors_extra += static_cast<std::int64_t>(l.sectors) - priced->global->sectors;
+    }
+  }
   if (priced->shared) {
     const model::SharedCost& s = *priced->shared;
     c.wavefronts += static_cast<std::uint64_t>(s.wavefronts * how.operands);
     c.ideal_wavefronts += static_cast<std::uint64_t>(s.ideal_wavefronts * how.operands);
-    c.source_ideal_wavefronts += source_ideal_wavefronts(access, s) * static_cast<std::uint64_t>(how.operands);
-    excess = static_cast<std::int64_t>(s.bank_conflicts()) * how.operands;
+    // A cp.async's ideal is its own rule's (ldgsts_cost.h), not a packed store's.
+    c.source_ideal_wavefronts += (e.ldgsts != nullptr ? static_cast<std::uint64_t>(s.ideal_wavefronts)
+                                                       : source_ideal_wavefronts(access, s)) *
+                                 static_cast<std::uint64_t>(how.operands);
+    excess = store_excess.value_or(static_cast<std::int64_t>(s.bank_conflicts())) * how.operands;
     if (how.generic) ++c.generic_wavefronts;  // the generic ATOM's try on a shared address
   } else if (priced->global) {
     const model::GlobalCost& g = *priced->global;
@@ -213,6 +235,7 @@ void CostListener::on_bulk_copy(const emu::BulkCopyEvent& e) {
     c.instruction = e.instruction;
     c.kind = e.kind;
     c.tensor = e.tensor;
+    c.predicated = plan_ != nullptr && plan_->predicated_tma_loads.count(e.instruction) != 0;
     c.first_block = e.block;
     c.first_block_index = e.block_index;
     c.first_warp = e.warp;

@@ -53,6 +53,9 @@ struct InstructionCost {
   // wavefronts (LoweredAccess::generic).
   std::uint64_t l1_sectors = 0;
   std::uint64_t generic_wavefronts = 0;
+  // LDGSTS .cg: the Source page's sectors minus `sectors` (it counts each sector once per
+  // 32-byte shared chunk its data lands in; model/ldgsts_cost.h).
+  std::int64_t source_sectors_extra = 0;
   // The warp execution with the most excess (wavefronts or sectors beyond ideal).
   std::int64_t worst_excess = -1;
   model::WarpAccess worst_access{};
@@ -87,6 +90,7 @@ struct BulkCost {
   const ptx::Instruction* instruction = nullptr;
   emu::BulkCopyEvent::Kind kind = emu::BulkCopyEvent::Kind::Load;
   bool tensor = false;
+  bool predicated = false;           // a TMA load ptxas predicated (SassPlan::predicated_tma_loads)
   std::uint64_t issues = 0;          // one per issuing lane
   std::uint64_t warp_issues = 0;     // warp executions with at least one issuing lane
   std::uint64_t bytes = 0;           // moved, out-of-bounds fill included, per destination

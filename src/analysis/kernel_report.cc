@@ -67,7 +67,7 @@ void add_metrics(Metrics& m, const InstructionCost& c, double scale) {
     add("l1tex__t_requests_pipe_lsu_mem_" + suffix, c.requests);
     add("l1tex__t_sectors_pipe_lsu_mem_" + suffix, c.l1_sectors);
     if (c.generic_wavefronts > 0) add(kGenericAtomWavefronts, c.generic_wavefronts);
-    add(kSourceSectors, c.sectors);
+    add(kSourceSectors, static_cast<std::uint64_t>(static_cast<std::int64_t>(c.sectors) + c.source_sectors_extra));
     add(kSourceSectorsIdeal, c.ideal_sectors);
   }
 }
@@ -279,7 +279,15 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
   for (std::size_t pc = 0; pc < bulk.size(); ++pc) {
     const BulkCost& c = bulk[pc];
     if (!c.used() || c.instruction == nullptr) continue;
-    const std::uint64_t executions = pc < run.executed.size() ? run.executed[pc] : c.warp_issues;
+    std::uint64_t executions = pc < run.executed.size() ? run.executed[pc] : c.warp_issues;
+    // A predicated UTMALDG runs in every warp that reached the branch the PTX puts around it.
+    if (c.predicated)
+      for (std::size_t b = std::min(pc, run.instructions.size()); b-- > 0 && pc - b <= 16;) {
+        const ptx::Instruction* inst = run.instructions[b];
+        if (inst == nullptr || inst->opcode != ptx::Opcode::Bra || inst->guard == ptx::kNoReg) continue;
+        executions = std::max(executions, run.executed[b]);
+        break;
+      }
     add_bulk_metrics(r.metrics, c, executions, r.scale);
     for (auto& [line, weight] : lines_of(*c.instruction)) {
       add_bulk_metrics(line->metrics, c, executions, r.scale * weight);

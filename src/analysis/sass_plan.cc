@@ -92,6 +92,21 @@ bool polls_memory(const ptx::Instruction& inst) {
          inst.text.find(".relaxed") != std::string::npos;
 }
 
+// The kernel's TMA loads, in order, against its UTMALDGs: when the counts agree, a predicated
+// UTMALDG of an unpredicated PTX copy marks it (ptxas if-converted the branch around it; a
+// copy predicated in the PTX, as Triton writes them, already runs in every warp).
+void match_tma_loads(const ptx::Function& f, const sass::SassFunction& sf, SassPlan& plan) {
+  std::vector<const ptx::Instruction*> loads;
+  for (const ptx::Instruction& inst : f.body)
+    if (inst.opcode == ptx::Opcode::CpAsyncBulkTensor && inst.space == ptx::Space::Shared) loads.push_back(&inst);
+  std::vector<const sass::SassInstruction*> utma;
+  for (const sass::SassInstruction& s : sf.instructions)
+    if (s.opcode == "UTMALDG") utma.push_back(&s);
+  if (loads.empty() || loads.size() != utma.size()) return;
+  for (std::size_t i = 0; i < loads.size(); ++i)
+    if (utma[i]->guard.present() && loads[i]->guard == ptx::kNoReg) plan.predicated_tma_loads.insert(loads[i]);
+}
+
 }  // namespace
 
 void mark_retries(const ptx::Function& f, SassPlan& plan) {
@@ -137,6 +152,7 @@ SassPlan plan_from_sass(const ptx::Module& module, const std::vector<sass::SassF
     detail::match_atomics(module, functions, sf, taken, plan);
     detail::match_accesses(module, functions, sf, taken, plan);
     detail::attribute_lines(module, functions, sf, plan);
+    match_tma_loads(module.functions[static_cast<std::size_t>(fi)], sf, plan);
     for (const ptx::Function* f : functions)
       if (planned.insert(f).second) drop_dead_loads(*f, plan);
     for (const ptx::Function* f : functions) mark_retries(*f, plan);
@@ -178,6 +194,8 @@ bool needs_sass(const ptx::Module& module) {
     std::vector<std::tuple<ptx::Opcode, ptx::Space, int, std::uint32_t, std::int32_t, std::int64_t>> seen;
     for (const ptx::Instruction& inst : f.body) {
       if (inst.opcode == ptx::Opcode::Atom || inst.opcode == ptx::Opcode::Red) return true;
+      // A TMA load under a branch: ptxas may predicate it (SassPlan::predicated_tma_loads).
+      if (inst.opcode == ptx::Opcode::CpAsyncBulkTensor && inst.space == ptx::Space::Shared) return true;
       const bool load = inst.opcode == ptx::Opcode::Ld;
       if (!load && inst.opcode != ptx::Opcode::St) continue;
       if (inst.space != ptx::Space::Shared && inst.space != ptx::Space::Global && inst.space != ptx::Space::None)

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "model/warp_access.h"
@@ -117,6 +118,10 @@ struct SassPlan {
   int dropped = 0;           // PTX loads ptxas removed
   int atomics_lowered = 0;   // atomics priced as something other than one native instruction
   int unmatched_ptx = 0;     // PTX accesses the SASS did not explain (priced as written)
+  // TMA loads (cp.async.bulk.tensor into shared) whose UTMALDG ptxas predicated instead of
+  // branching around: every warp that reaches the PTX branch executes it (measured: 16
+  // executions for `if (threadIdx.x == 0)` in 4 blocks of 4 warps).
+  std::unordered_set<const ptx::Instruction*> predicated_tma_loads;
 
   const std::vector<LineShare>* lines_of(const ptx::Instruction* inst) const {
     auto it = source_lines.find(inst);

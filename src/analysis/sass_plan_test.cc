@@ -320,3 +320,28 @@ TEST(SassPlan, NothingToMergeInANaiveTranspose) {
 
 }  // namespace
 }  // namespace warpscope::analysis
+
+namespace warpscope::analysis {
+namespace {
+
+// corpus/hopper/tma_layout.cu: `if (threadIdx.x == 0)` around the TMA load; ptxas predicated
+// the UTMALDG (@!UP0) and every warp executes it (the H200 counted 16 for 4 blocks of 4
+// warps), while the store stays behind its branch (@P1 EXIT before the UTMASTG).
+TEST(SassPlan, PredicatedTmaLoadIsMarked) {
+  auto m = ptx::parse(read(std::string(WARPSCOPE_SOURCE_DIR) + "/corpus/hopper/tma_layout.ptx"), "tma_layout.ptx");
+  ASSERT_TRUE(m.ok());
+  EXPECT_TRUE(needs_sass(*m));
+  const std::string listing = std::string(WARPSCOPE_SOURCE_DIR) + "/corpus/hopper/sass/tma_layout.sass";
+  auto sass = sass::parse_sass_listing(read(listing));
+  ASSERT_TRUE(sass.ok());
+  const SassPlan plan = plan_from_sass(*m, *sass);
+  ASSERT_EQ(plan.predicated_tma_loads.size(), 1u);
+  const ptx::Instruction* load = *plan.predicated_tma_loads.begin();
+  EXPECT_EQ(load->opcode, ptx::Opcode::CpAsyncBulkTensor);
+  EXPECT_EQ(load->space, ptx::Space::Shared);
+  // Without the listing nothing is marked.
+  EXPECT_TRUE(plan_from_ptx(*m).predicated_tma_loads.empty());
+}
+
+}  // namespace
+}  // namespace warpscope::analysis

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "model/ldgsts_cost.h"
 #include "model/warp_access.h"
 #include "ptx/ir.h"
 
@@ -66,6 +67,9 @@ struct AccessEvent {
   // An atomic min/max on shared memory: the lanes whose value was already the min (max), so
   // the op left memory as it was (ptxas's 64-bit min/max CAS loop exits after its load).
   std::uint32_t unchanged = 0;
+  // cp.async: both halves carry the whole copy (who reads what, who zero-fills), which
+  // prices the shared write and the Source page's sectors (model/ldgsts_cost.h).
+  const model::LdgstsAccess* ldgsts = nullptr;
 };
 
 struct BarrierEvent {

@@ -154,8 +154,20 @@ bool exec_cp_async(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx)
     if (n > 0) std::memcpy(dst.ptr[static_cast<std::size_t>(l)], src.ptr[static_cast<std::size_t>(l)], static_cast<std::size_t>(n));
     if (n < size) std::memset(dst.ptr[static_cast<std::size_t>(l)] + n, 0, static_cast<std::size_t>(size - n));
   });
-  publish(op, w, src, model::MemOp::SharedLoad, model::MemOp::GlobalLoad, size, ctx, true);
-  publish(op, w, dst, model::MemOp::SharedStore, model::MemOp::GlobalStore, size, ctx, true);
+  // The whole copy for pricing: the shared lanes that write, and what each reads.
+  model::LdgstsAccess copy;
+  copy.bypass = op.cp_async_bypass;
+  copy.size = size;
+  copy.mask = dst.shared_lanes & dst.mask;
+  for_lanes(copy.mask, [&](int l) {
+    const auto i = static_cast<std::size_t>(l);
+    copy.shared[i] = dst.addr[i];
+    const bool global = ((src.global_lanes & src.mask) >> l) & 1u;
+    copy.src_bytes[i] = static_cast<std::uint8_t>(global ? bytes[i] : 0);
+    copy.global[i] = global ? src.addr[i] : 0;
+  });
+  publish(op, w, src, model::MemOp::SharedLoad, model::MemOp::GlobalLoad, size, ctx, true, &copy);
+  publish(op, w, dst, model::MemOp::SharedStore, model::MemOp::GlobalStore, size, ctx, true, &copy);
   return true;
 }
 

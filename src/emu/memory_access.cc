@@ -256,7 +256,7 @@ bool resolve_at(const Op& op, ptx::Space space, const std::uint64_t* base, std::
 }
 
 void publish(const Op& op, const Warp& w, const LaneAccess& acc, model::MemOp shared_op, model::MemOp global_op,
-             int width, BlockContext& ctx, bool async_copy) {
+             int width, BlockContext& ctx, bool async_copy, const model::LdgstsAccess* ldgsts) {
   if (ctx.listener == nullptr) return;
   auto send = [&](std::uint32_t lanes, model::MemOp mem_op, bool shared) {
     if (lanes == 0) return;
@@ -272,6 +272,7 @@ void publish(const Op& op, const Warp& w, const LaneAccess& acc, model::MemOp sh
     for_lanes(lanes, [&](int l) { e.access.address[static_cast<std::size_t>(l)] = acc.addr[static_cast<std::size_t>(l)]; });
     e.async_copy = async_copy;
     e.unchanged = acc.unchanged & lanes;
+    e.ldgsts = ldgsts;
     int first = std::countr_zero(lanes);
     if (shared) {
       e.region = op.region;

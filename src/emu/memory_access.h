@@ -39,6 +39,7 @@ bool resolve_at(const Op& op, ptx::Space space, const std::uint64_t* base, std::
 
 // Sends the shared and global parts of `acc` to the listener as `shared_op`/`global_op`.
 void publish(const Op& op, const Warp& w, const LaneAccess& acc, model::MemOp shared_op, model::MemOp global_op,
-             int width, BlockContext& ctx, bool async_copy = false);
+             int width, BlockContext& ctx, bool async_copy = false,
+             const model::LdgstsAccess* ldgsts = nullptr);
 
 }  // namespace warpscope::emu

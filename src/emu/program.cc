@@ -382,6 +382,7 @@ class Linker {
     // .L2::cache_hint's last operand is a cache policy: it steers L2, never an address.
     const int operands = inst.num_operands - (inst.has(ptx::flag::CacheHint) && inst.num_operands > i ? 1 : 0);
     // cp.async's fourth operand is src-size, or ignore-src when it is a predicate.
+    if (inst.opcode == Opcode::CpAsync) op.cp_async_bypass = inst.text.find(".cg") != std::string::npos;
     if (inst.opcode == Opcode::CpAsync && operands > 3) {
       const ptx::Operand& o = inst.op(3);
       op.cp_async_ignore_src = o.kind == OperandKind::Reg && o.reg[0] < fn.registers.size() &&

@@ -41,6 +41,7 @@ struct Op {
   bool reads_clock = false;      // a source is a clock (%clock, %clock64, %globaltimer, ...)
   bool polls = false;            // reads what other warps may change (see block.h: yields)
   bool cp_async_ignore_src = false;  // cp.async: src[1] is ignore-src (a predicate), not src-size
+  bool cp_async_bypass = false;      // cp.async.cg: LDGSTS.BYPASS (L1 bypassed)
   std::uint8_t negated_src = 0;  // bit k: source k is a negated predicate (!%p)
   std::uint32_t flags = 0;
   std::uint32_t variant = 0;  // ptx::Instruction::variant (ptx/async_variant.h)

@@ -3,6 +3,8 @@
 // the JSON, the text and the HTML (the footprint of a TMA box on the banks).
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "analysis/cost_listener.h"
 #include "analysis/kernel_report.h"
 #include "emu/args.h"
@@ -151,6 +153,38 @@ TEST(HopperReport, LdgstsCountsAsGlobalLoadsAndItsOwnWavefronts) {
   ASSERT_NE(stage, nullptr);
   EXPECT_EQ(metric(stage->metrics, analysis::kSourceWavefronts), 2048 * 32);
   EXPECT_EQ(metric(stage->metrics, analysis::kSourceWavefrontsIdeal), 2048 * 4);
+}
+
+// The H200's LDGSTS counts (batch 3): .cg copies whose line's lanes land in different
+// rows count a sector per (sector, chunk) on the Source page; .ca 4-byte copies in the
+// SGEMM pattern pay the L1 read's 8-way conflict and the write's 4-way, overlapped by one.
+TEST(HopperReport, LdgstsConflictsAsMeasured) {
+  auto transposed = build("cp_async_pipeline", "cp_async_pipeline", {{8, 1, 1}, {256, 1, 1}, 32784},
+                          {"buf:1048576", "buf:8192", "i32:8", "i32:1", "i32:0"});
+  const analysis::LineReport* stage = line(transposed->report, "cp_async_pipeline.cu", 26);
+  ASSERT_NE(stage, nullptr);
+  EXPECT_EQ(metric(stage->metrics, analysis::kSourceSectors), 65536);
+  EXPECT_EQ(metric(stage->metrics, analysis::kSourceSectorsIdeal), 32768);
+  auto sgemm = build("cp_async_pipeline", "cp_async_pipeline", {{8, 1, 1}, {256, 1, 1}, 32784},
+                     {"buf:1048576", "buf:8192", "i32:8", "i32:3", "i32:0"});
+  EXPECT_EQ(metric(sgemm->report.metrics, analysis::kLdgstsWavefronts), 90112);  // 11 per LDGSTS
+  EXPECT_EQ(metric(sgemm->report.metrics, analysis::kLdgstsConflicts), 90112 - 8192);
+}
+
+// corpus/frontend/cp_async_zfill.cu: zero fill adds a pass over the quarter-warps.
+TEST(HopperReport, LdgstsZeroFillAsMeasured) {
+  auto zfill = [](const std::string& kernel) {
+    return build("../frontend/cp_async_zfill", kernel, {{64, 1, 1}, {256, 1, 1}, 0}, {"buf:262144", "buf:262144"});
+  };
+  const std::vector<std::tuple<std::string, long long, long long>> cases = {
+      {"zfill_full", 2048, 2048},        {"zfill_zero_all", 2048, 2048},   {"zfill_upper_zero", 3072, 3072},
+      {"zfill_partial", 4096, 4096},     {"zfill_ignore_odd", 10240, 2048}, {"zfill_4b_upper_zero", 2048, 512}};
+  for (const auto& [kernel, wavefronts, ideal] : cases) {
+    auto b = zfill(kernel);
+    EXPECT_EQ(metric(b->report.metrics, analysis::kLdgstsWavefronts), wavefronts) << kernel;
+    const analysis::Metrics& m = b->report.metrics;
+    EXPECT_EQ(metric(m, analysis::kLdgstsWavefronts) - metric(m, analysis::kLdgstsConflicts), ideal) << kernel;
+  }
 }
 
 TEST(HopperReport, StmatrixIsAStoreAndTmaStoresTheTile) {

@@ -1,0 +1,210 @@
+// ldgsts_cost_test.cc: the LDGSTS rules against the H200's counts (batch 3, per warp
+// execution: Source page "L1 Wavefronts Shared", "... Ideal", "L2 Theoretical Sectors
+// Global"), and the .cg rule against a brute-force schedule.
+#include "model/ldgsts_cost.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <random>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace warpscope::model {
+namespace {
+
+// Lane l writes `size` bytes at shared(l) from global(l), reading bytes(l) of them.
+LdgstsAccess make(bool bypass, int size, const std::function<std::uint64_t(int)>& shared,
+                  const std::function<std::uint64_t(int)>& global, const std::function<int(int)>& bytes) {
+  LdgstsAccess a;
+  a.bypass = bypass;
+  a.size = size;
+  a.mask = 0xffffffffu;
+  for (int l = 0; l < kWarpSize; ++l) {
+    a.shared[static_cast<std::size_t>(l)] = shared(l);
+    a.src_bytes[static_cast<std::size_t>(l)] = static_cast<std::uint8_t>(bytes(l));
+    a.global[static_cast<std::size_t>(l)] = bytes(l) > 0 ? global(l) : 0;
+  }
+  return a;
+}
+
+constexpr std::uint64_t kIn = 1u << 20;  // a global buffer, 256-byte aligned
+auto all(int n) { return [n](int) { return n; }; }
+auto contiguous(std::uint64_t base, std::uint64_t stride) {
+  return [base, stride](int l) { return base + stride * static_cast<std::uint64_t>(l); };
+}
+
+void expect(const LdgstsAccess& a, int wavefronts, int ideal, int sectors) {
+  const LdgstsCost c = price_ldgsts(a);
+  EXPECT_EQ(c.wavefronts, wavefronts);
+  EXPECT_EQ(c.ideal_wavefronts, ideal);
+  EXPECT_EQ(c.sectors, sectors);
+}
+
+// corpus/frontend/cp_async_zfill.cu: tile[tid] (16 bytes) from in[gid]; lanes that read
+// nothing point past the end of `in`.
+TEST(Ldgsts, ZeroFillCases) {
+  const auto dst = contiguous(0x400, 16);
+  const auto src = contiguous(kIn, 16);
+  expect(make(true, 16, dst, src, all(16)), 4, 4, 16);                                  // zfill_full
+  expect(make(true, 16, dst, src, all(0)), 4, 4, 0);                                    // zfill_zero_all
+  expect(make(true, 16, dst, src, [](int l) { return l < 16 ? 16 : 0; }), 6, 6, 8);    // zfill_upper_zero
+  expect(make(true, 16, dst, src, all(8)), 8, 8, 16);                                   // zfill_partial
+  expect(make(true, 16, dst, src, [](int l) { return l % 2 == 0 ? 16 : 0; }), 20, 4, 16);  // zfill_ignore_odd
+  // zfill_4b_upper_zero: cp.async.ca, 4 bytes into 16-byte slots
+  expect(make(false, 4, dst, contiguous(kIn, 4), [](int l) { return l < 16 ? 4 : 0; }), 4, 1, 2);
+}
+
+// corpus/tensor/mma_gemm.cu, warp w of the 128 x 32 A tile and 32 x 128 B tile copies.
+TEST(Ldgsts, GemmTileCopies) {
+  // A: lane l copies row 8w + l/4, chunk l%4; rows 2048 bytes apart in global.
+  auto a_copy = [](std::uint64_t row_bytes, int w) {
+    return make(true, 16, [=](int l) { return (8u * w + l / 4) * row_bytes + 16u * (l % 4); },
+                [=](int l) { return kIn + (8u * w + l / 4) * 2048 + 16u * (l % 4); }, all(16));
+  };
+  for (int w = 0; w < 8; ++w) {
+    expect(a_copy(64, w), 8, 4, 16);   // pad0: 8 lines of 64 bytes, one wavefront each
+    expect(a_copy(80, w), 15, 4, 24);  // pad1: rows 80 bytes apart, odd rows straddle chunks
+  }
+  // B: lane l copies row 2w + l/16, chunk l%16 (tile after A's 20480 bytes).
+  auto b_copy = [](std::uint64_t row_bytes, int w) {
+    return make(true, 16, [=](int l) { return 20480 + (2u * w + l / 16) * row_bytes + 16u * (l % 16); },
+                [=](int l) { return kIn + (2u * w + l / 16) * 2048 + 16u * (l % 16); }, all(16));
+  };
+  int pad1 = 0;
+  for (int w = 0; w < 8; ++w) {
+    expect(b_copy(256, w), 4, 4, 16);
+    pad1 += price_ldgsts(b_copy(272, w)).wavefronts;
+    EXPECT_EQ(price_ldgsts(b_copy(272, w)).sectors, 24);
+  }
+  EXPECT_EQ(pad1, 84);  // 10.5 per execution measured
+}
+
+// corpus/hopper/cp_async_pipeline.cu modes 0-3 (warp 0, stage 0, i = 0).
+TEST(Ldgsts, PipelineModes) {
+  // mode 0: lane l -> chunk l of a 512-byte row
+  expect(make(true, 16, contiguous(0, 16), contiguous(kIn, 16), all(16)), 4, 4, 16);
+  // mode 1: lane l -> row l (512 bytes apart): 8 lanes of a line in one bank group
+  expect(make(true, 16, contiguous(0, 512), contiguous(kIn, 16), all(16)), 32, 4, 32);
+  // mode 2: 4-byte, lane l -> word l
+  expect(make(false, 4, contiguous(0, 4), contiguous(kIn, 4), all(4)), 1, 1, 4);
+  // mode 3: lanes 4j+q read row j (512 bytes apart), word 4q; write word (4q)*32 + j
+  expect(make(false, 4, [](int l) { return 4u * ((4u * (l % 4)) * 32 + l / 4); },
+              [](int l) { return kIn + 512u * (l / 4) + 16u * (l % 4); }, all(4)),
+         11, 1, 16);
+  // Triton's f32 B tile: 32 lanes from 32 lines, same column, into one shared row
+  expect(make(false, 4, contiguous(0, 4), contiguous(kIn + 8, 4096), all(4)), 32, 1, 32);
+  // Triton softmax: 32 contiguous words across two lines
+  expect(make(false, 4, contiguous(0, 4), contiguous(kIn + 64, 4), all(4)), 1, 1, 4);
+}
+
+TEST(Ldgsts, InactiveLanesCostNothing) {
+  LdgstsAccess a = make(true, 16, contiguous(0, 16), contiguous(kIn, 16), all(16));
+  a.mask = 0;
+  expect(a, 0, 0, 0);
+  a.mask = 0xffu;  // one quarter
+  expect(a, 1, 1, 4);
+}
+
+// The .cg rule restated: wavefronts move matchings (no sector feeds two chunks, no chunk
+// takes two sectors) of one line's edges into one row; the fewest matchings, found by
+// backtracking, is the cost. Zero runs counted chunk by chunk.
+int fewest_matchings(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& edges) {
+  for (int k = 1;; ++k) {
+    std::vector<int> color(edges.size(), -1);
+    std::function<bool(std::size_t)> assign = [&](std::size_t i) {
+      if (i == edges.size()) return true;
+      for (int c = 0; c < k; ++c) {
+        bool ok = true;
+        for (std::size_t j = 0; j < i && ok; ++j)
+          ok = !(color[j] == c && (edges[j].first == edges[i].first || edges[j].second == edges[i].second));
+        if (!ok) continue;
+        color[i] = c;
+        if (assign(i + 1)) return true;
+      }
+      color[i] = -1;
+      return false;
+    };
+    if (assign(0)) return k;
+  }
+}
+
+LdgstsCost brute_force_bypass(const LdgstsAccess& a) {
+  LdgstsCost cost;
+  std::set<std::pair<std::uint64_t, std::uint64_t>> groups;  // (line, row)
+  std::set<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>> edges;  // (line, sector, chunk)
+  for (int l = 0; l < kWarpSize; ++l) {
+    if (!a.reads(l)) continue;
+    for (int b = 0; b < a.src_bytes[l]; ++b) {
+      const std::uint64_t g = a.global[l] + b, s = a.shared[l] + b;
+      groups.insert({g / 128, s / 128});
+      edges.insert({g / 128, g / 32, s / 32});
+    }
+  }
+  cost.sectors = static_cast<int>(edges.size());
+  for (const auto& [line, row] : groups) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> mine;
+    for (const auto& [el, sector, chunk] : edges)
+      if (el == line && chunk / 4 == row) mine.push_back({sector, chunk});
+    cost.wavefronts += fewest_matchings(mine);
+  }
+  bool any = false;
+  for (int l = 0; l < kWarpSize; ++l) any = any || a.zero_fills(l);
+  for (int q = 0; q < 4 && any; ++q) {
+    std::set<std::uint64_t> zeroed;
+    bool active = false;
+    for (int l = 8 * q; l < 8 * q + 8; ++l) {
+      active = active || a.active(l);
+      if (a.zero_fills(l)) zeroed.insert(a.shared[l]);
+    }
+    if (!active) continue;
+    int runs = 0;
+    for (std::uint64_t z : zeroed) runs += zeroed.count(z - 16) == 0 ? 1 : 0;
+    cost.wavefronts += std::max(1, runs);
+  }
+  return cost;
+}
+
+TEST(LdgstsProperty, BypassMatchesBruteForce) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 400; ++trial) {
+    LdgstsAccess a;
+    a.bypass = true;
+    a.size = 16;
+    a.mask = static_cast<std::uint32_t>(rng()) | (trial % 3 == 0 ? 0xffffffffu : 0u);
+    const std::uint64_t row_stride = 16u * (1 + rng() % 40), line_stride = 16u * (1 + rng() % 300);
+    const int per_row = 1 + static_cast<int>(rng() % 8), per_line = 1 + static_cast<int>(rng() % 8);
+    for (int l = 0; l < kWarpSize; ++l) {
+      a.shared[l] = (l / per_row) * row_stride + 16u * (l % per_row) + 16u * (rng() % 2 == 0 ? 0 : rng() % 4);
+      a.global[l] = kIn + (l / per_line) * line_stride + 16u * (l % per_line);
+      const int kind = static_cast<int>(rng() % 6);
+      a.src_bytes[l] = static_cast<std::uint8_t>(kind == 0 ? 0 : kind == 1 ? 8 : kind == 2 ? 4 : 16);
+    }
+    const LdgstsCost fast = price_ldgsts(a), slow = brute_force_bypass(a);
+    ASSERT_EQ(fast.wavefronts, slow.wavefronts) << "trial " << trial;
+    ASSERT_EQ(fast.sectors, slow.sectors) << "trial " << trial;
+    ASSERT_LE(fast.ideal_wavefronts, fast.wavefronts) << "trial " << trial;
+  }
+}
+
+// 4-byte .ca copies are one phase: the order of the lanes in it cannot matter.
+TEST(LdgstsProperty, CachedCostIgnoresLaneOrderWithinAPhase) {
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 200; ++trial) {
+    LdgstsAccess a = make(
+        false, 4, [&](int) { return 4u * (rng() % 512); }, [&](int) { return kIn + 4u * (rng() % 4096); }, all(4));
+    LdgstsAccess b = a;
+    std::vector<int> perm(kWarpSize);
+    for (int l = 0; l < kWarpSize; ++l) perm[l] = l;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    for (int l = 0; l < kWarpSize; ++l) {
+      b.shared[l] = a.shared[perm[l]];
+      b.global[l] = a.global[perm[l]];
+    }
+    EXPECT_EQ(price_ldgsts(a).wavefronts, price_ldgsts(b).wavefronts);
+  }
+}
+
+}  // namespace
+}  // namespace warpscope::model
