@@ -4,9 +4,9 @@ figures with the measurement: kernel totals by ncu metric, and the Source page's
 counters for lines of files beside the launch's PTX (the kernel's own .cu or .py).
 
   tools/compare_measured.py [BUILD_DIR] [--measured FILE.jsonl] [--known FILE]
-                            [--sass-dir DIR] [--live-sass]      (exit 1 on a failure)
+                            [--sass-dir DIR] [--live-sass] [--all]   (exit 1 on a failure)
 
-Defaults: the 31 example launches (tests/data/h200/examples_h200.jsonl, their known
+Defaults: the example launches (tests/data/h200/examples_h200.jsonl, their known
 differences in tests/data/h200/examples_known_differences.txt, SASS listings from
 tests/data/sass/). A corpus topic: --measured tests/data/h200/corpus/<topic>.jsonl, its
 known differences in <topic>_known.txt beside it, listings from corpus/<topic>/sass/.
@@ -48,6 +48,7 @@ def option(name, default=None):
 values = {option(n) for n in ("--measured", "--known", "--sass-dir")}
 build = next((a for a in sys.argv[1:] if not a.startswith("-") and a not in values), os.path.join(root, "build"))
 live_sass = "--live-sass" in sys.argv
+show_all = "--all" in sys.argv  # every new difference of a launch, not the first 12 (to write a known file)
 measured = option("--measured", os.path.join(root, "tests", "data", "h200", "examples_h200.jsonl"))
 default_known = (os.path.join(root, "tests", "data", "h200", "examples_known_differences.txt")
                  if measured.endswith("examples_h200.jsonl") else measured[:-len(".jsonl")] + "_known.txt")
@@ -138,7 +139,7 @@ for m in records:
     unexpected = [d for d in diffs if d not in known]
     status = "ok" if not diffs else f"{len(expected)} known, {len(unexpected)} new differences"
     print(f"{m['name']}: {status} ({got['emulation']['seconds']:.3f} s, priced from {got['priced_from']})")
-    for d in unexpected[:12]:
+    for d in (unexpected if show_all else unexpected[:12]):
         print("    NEW:", d)
     bad += bool(unexpected)
 for k in sorted(known - seen_known):
