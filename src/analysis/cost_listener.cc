@@ -8,6 +8,15 @@
 
 namespace warpscope::analysis {
 
+namespace {
+
+bool writes(model::MemOp op) {
+  return op != model::MemOp::SharedLoad && op != model::MemOp::LdMatrix && op != model::MemOp::GlobalLoad &&
+         op != model::MemOp::Gmma;
+}
+
+}  // namespace
+
 void InstructionCost::merge(const InstructionCost& o) {
   if (!o.used()) return;
   if (!used()) {
@@ -57,6 +66,7 @@ const InstructionPlan* CostListener::role_of(const emu::AccessEvent& e) {
 
 void CostListener::on_access(const emu::AccessEvent& e) {
   if (e.access.mask == 0) return;
+  if (plan_ != nullptr && plan_->reuse_groups > 0 && writes(e.access.op)) reuse_.store(e);
   const InstructionPlan* role = e.async_copy ? nullptr : role_of(e);
   if (role == nullptr) {
     record(e, e.access, InstructionSlot::Own, false);
@@ -72,7 +82,10 @@ void CostListener::on_access(const emu::AccessEvent& e) {
     return;
   }
   switch (role->action) {
-    case InstructionPlan::Action::AsIs: record(e, e.access, InstructionSlot::Own, false); return;
+    case InstructionPlan::Action::AsIs:
+      if (role->reuse_group >= 0 && reuse_.reused(e, role->reuse_group, role->reuse_slots)) return;
+      record(e, e.access, InstructionSlot::Own, false);
+      return;
     case InstructionPlan::Action::Drop: return;
     case InstructionPlan::Action::Merge: merges_.add(e, role->merge); return;
     case InstructionPlan::Action::Reshape:
@@ -92,9 +105,15 @@ void CostListener::run(const emu::AccessEvent& at, const model::WarpAccess& acce
   record(at, access, InstructionSlot::Own, false);
 }
 
-void CostListener::on_barrier(const emu::BarrierEvent& e) { merges_.end_round(e.block_index, e.warp); }
+void CostListener::on_barrier(const emu::BarrierEvent& e) {
+  merges_.end_round(e.block_index, e.warp);
+  reuse_.end_round(e.block_index, e.warp);
+}
 
-void CostListener::on_block_end(const emu::BlockEvent& e) { merges_.end_block(e.block_index); }
+void CostListener::on_block_end(const emu::BlockEvent& e) {
+  merges_.end_block(e.block_index);
+  reuse_.end_block(e.block_index);
+}
 
 void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& access, InstructionSlot slot_kind,
                           bool timing) {

@@ -84,6 +84,11 @@ struct InstructionPlan {
   };
   Action action = Action::AsIs;
   bool unmatched = false;  // no SASS instruction at its position explained it (priced as written)
+  // As is, in a loop ptxas unrolled further than the PTX, keeping loaded values in registers
+  // across iterations (its SASS loads sit at distinct offsets of one register, more than the
+  // PTX's): a load runs only when the warp does not hold its value (load_reuse.h). -1: not.
+  int reuse_group = -1;
+  int reuse_slots = 0;  // the group's SASS loads
   MergeRole merge;
   std::vector<Piece> pieces;
   bool has_atomic = false;
@@ -98,6 +103,7 @@ struct SassPlan {
   int dropped = 0;           // PTX loads ptxas removed
   int atomics_lowered = 0;   // atomics priced as something other than one native instruction
   int unmatched_ptx = 0;     // PTX accesses the SASS did not explain (priced as written)
+  int reuse_groups = 0;      // PTX loads of unrolled loops whose values ptxas keeps across iterations
 
   const InstructionPlan* role(const ptx::Instruction* inst) const {
     auto it = roles.find(inst);
