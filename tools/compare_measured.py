@@ -81,6 +81,12 @@ def listing_for(ptx):
     return None
 
 
+def polls_global(ptx):
+    path = os.path.join(root, ptx)
+    text = open(path).read() if os.path.exists(path) else ""
+    return any(k in text for k in ("ld.volatile.global", "ld.acquire.gpu.global", "ld.relaxed.gpu.global"))
+
+
 def accepted(metric, predicted, record):
     """The measured values this prediction may equal, and the one to show."""
     hardware = record["metrics"].get(metric)
@@ -107,6 +113,11 @@ for m in records:
         listing = listing_for(ptx)
         if listing:
             args += ["--sass-listing", listing]
+    # A kernel that polls global memory other blocks write (volatile or acquire loads: a
+    # decoupled look-back) spins as long as the host threads running its blocks make it: one
+    # worker runs the blocks in order, each finding its predecessors done (the fewest polls).
+    if "-j" not in args and "--jobs" not in args and polls_global(ptx):
+        args += ["--jobs", "1"]
     run = subprocess.run([os.path.join(build, "warpscope"), "kernel", *args, "--json", "-q", "--no-diagnostics"],
                          cwd=root, capture_output=True, text=True)
     if run.returncode not in (0, 1) or not run.stdout.strip():
