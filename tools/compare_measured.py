@@ -83,7 +83,7 @@ def listing_for(ptx):
 
 def polls_global(ptx):
     path = os.path.join(root, ptx)
-    text = open(path).read() if os.path.exists(path) else ""
+    text = open(path).read() if os.path.isfile(path) else ""
     return any(k in text for k in ("ld.volatile.global", "ld.acquire.gpu.global", "ld.relaxed.gpu.global"))
 
 

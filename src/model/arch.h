@@ -15,9 +15,7 @@
 //
 // Paired loads: when lanes pair up, every active lane reading the same address as its
 // partner lane (L xor 1 for all lanes, or L xor 2 for all lanes; an inactive partner
-// does not count), a wide load is served in groups twice as large, when that takes fewer
-// wavefronts than the textbook phases (on a tie ncu's ideal is the textbook phases': Triton's
-// 128x16 FMA matmul, tests/data/h200/corpus/triton.jsonl). Stores never pair.
+// does not count), a wide load is served in groups twice as large. Stores never pair.
 // (Measured: calib/, bench/results/h200/calibration/; L xor 3 does not pair.)
 #pragma once
 

@@ -30,17 +30,6 @@ int unpaired_group_lanes(const Arch& arch, const WarpAccess& a) {
   }
 }
 
-// True when some active lane's partner under a pairing the lanes satisfy is active too: the
-// pairing joins lanes (a sparse mask pairs vacuously: no active lane has an active partner).
-bool joins_lanes(const Arch& arch, const WarpAccess& a) {
-  for (int partner : arch.load_pair_partners) {
-    if (!lanes_pair_up(a, partner)) continue;
-    for (int lane = 0; lane < kWarpSize; ++lane)
-      if (a.active(lane) && a.active(lane ^ partner)) return true;
-  }
-  return false;
-}
-
 int group_lanes_for(const Arch& arch, const WarpAccess& a) {
   if (a.op == MemOp::SharedLoad) {
     const auto w = static_cast<size_t>(width_index(a.width));
@@ -180,24 +169,11 @@ __attribute__((noinline)) void price_other(const Arch& arch, const WarpAccess& a
   if (a.mask != 0 && lanes == 32 && group_lanes == 32 && words_per_lane <= 4) {  // one group: wide loads that pair up
     if (!warp_counter(words_per_lane)(a.address.data(), a.mask, bank_load, wavefront_words_log2, cost))
       price_whole_warp(load_of_group_spread(a, a.mask, words_per_lane, bank_load), wavefront_words_log2, cost);
-  } else {
-    cost = SharedCost{};
-    cost.group_lanes = group_lanes;
-    if (a.mask == 0) return;
-    add_groups(a, lanes, group_lanes, words_per_lane, bank_load, wavefront_words_log2, cost);
+    return;
   }
-  // Lanes that pair up are served in the larger groups only when that saves wavefronts:
-  // otherwise the load keeps its textbook phases, and ncu's ideal counts theirs (measured:
-  // Triton's 128x16 FMA matmul, LDS.128 with lanes paired and 4-way conflicts in each
-  // 16-lane group: 8 wavefronts, ideal 4, not 2). A vacuous pairing keeps the larger group
-  // (LDS.64 of every other lane, 2-way: 2 wavefronts, ideal 1; corpus/realworld/predicated.cu).
-  if (const int unpaired = unpaired_group_lanes(arch, a);
-      a.mask != 0 && unpaired != group_lanes && joins_lanes(arch, a)) {
-    SharedCost textbook;
-    textbook.group_lanes = unpaired;
-    add_groups(a, lanes, unpaired, words_per_lane, bank_load, wavefront_words_log2, textbook);
-    if (textbook.wavefronts <= cost.wavefronts) cost = textbook;
-  }
+  cost = SharedCost{};
+  cost.group_lanes = group_lanes;
+  if (a.mask != 0) add_groups(a, lanes, group_lanes, words_per_lane, bank_load, wavefront_words_log2, cost);
 }
 
 }  // namespace

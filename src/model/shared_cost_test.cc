@@ -82,27 +82,6 @@ TEST(SharedCost, PairedWideLoadsUseDoubledGroups) {
   EXPECT_EQ(mirrored.group_lanes, 16);
 }
 
-TEST(SharedCost, PairedLanesKeepTheTextbookPhasesWhenPairingSavesNothing) {
-  // lanes 2j, 2j+1 read row j (16 bytes) of rows 64 bytes apart: paired 16-lane groups hold
-  // 8 rows, 4 in banks 0-3 and 4 in banks 16-19 (4 wavefronts each, ideal 1); quarter-warps
-  // hold 4 rows, 2-way (2 wavefronts each, ideal 1). Both 8: the quarter-warps' ideal, 4,
-  // is ncu's (Triton's 128x16 FMA matmul on the H200: LDS.128 8 wavefronts, ideal 4).
-  const auto c = shared_of(make_access(MemOp::SharedLoad, 16, [](int l) { return 64u * (l / 2); }));
-  EXPECT_EQ(c.wavefronts, 8);
-  EXPECT_EQ(c.ideal_wavefronts, 4);
-  EXPECT_EQ(c.group_lanes, 8);
-  EXPECT_EQ(c.groups, 4);
-}
-
-TEST(SharedCost, SparseLanesPairVacuouslyAndKeepTheLargerGroup) {
-  // every other lane reads 8 bytes at 16-byte steps: no active lane has an active partner;
-  // one group of the warp, 2-way (2 wavefronts, ideal 1), as the H200 counts it
-  // (rw_pred_swap_shared_mixed's @P0 LDS.64 under the mask 0x55555555)
-  const auto c = shared_of(make_access(MemOp::SharedLoad, 8, [](int l) { return 8u * l; }, 0x55555555u));
-  EXPECT_EQ(c.wavefronts, 2);
-  EXPECT_EQ(c.ideal_wavefronts, 1);
-}
-
 TEST(SharedCost, StoresNeverPair) {
   const auto c = shared_of(make_access(MemOp::SharedStore, 16, [](int) { return 0u; }));
   EXPECT_EQ(c.wavefronts, 4);
