@@ -6,7 +6,12 @@ JSON record per case of cases.py, in the fields of tests/data/h200/examples_h200
   {"name": "triton_softmax", "launch": "warpscope.triton: softmax_kernel grid (64,) {...}",
    "status": "ok", "source_page": "ok", "device": "...", "kernel": "softmax_kernel",
    "metrics": {ncu metric (no .sum): total}, "lines": [{"file": "kernels.py", "line": 31,
-   "source": "...", "metrics": {"L1 Wavefronts Shared": ..., ...}, "sass": [...]}]}
+   "source": "...", "metrics": {"L1 Wavefronts Shared": ..., ...}, "sass": [...]}],
+   "sass_ops": {"shared_ld": {"wavefronts": ..., "wavefronts_ideal": ...}, ...}}
+
+`sass_ops` (as collect_examples.py's) sums the per-instruction counters by what each
+instruction does; measure_all.sh exports no SASS page, so they are read from the SASS rows
+of the Source page (every instruction appears there once, under its source line).
 
 Files are named by their bare name (kernels.py, standard.py), as the tests compare them.
 
@@ -33,6 +38,38 @@ def case_names():
     return re.findall(r'^\s+"(triton_\w+)": dict\(fn=K\.(\w+),', text, re.M)
 
 
+def source_sass_totals(path):
+    """collect_examples.sass_totals over the SASS rows of a cuda,sass Source page export
+    (a row with an Address; its instruction is in the second "Source" column)."""
+    rows = ce.read_rows(path)
+    if rows is None:
+        return None
+    totals, header = {}, None
+    for row in rows:
+        if row and row[0].strip() == "Line No":
+            header = [c.strip() for c in row]
+            at = header.index("Address")
+            continue
+        if header is None or len(row) < len(header) or row[at].strip() in ("", "-"):
+            continue
+        cells = dict(zip(header[at + 2:], row[at + 2:]))
+        words = [w for w in row[at + 1].split() if not w.startswith("@")]
+        if not words:
+            continue
+        for cls in ce.sass_op_classes(words[0], cells.get("Address Space", ""), cells.get("Access Operation", "")):
+            entry = totals.setdefault(cls, {})
+            for column, key in ce.SASS_COLUMNS.items():
+                value = ce.number(cells.get(column))
+                if value is None:
+                    continue
+                if cls == "ldgsts" and key in ("requests", "sectors", "sectors_ideal"):
+                    continue  # the global half is counted under global_ld
+                if cls == "global_ld" and words[0].startswith("LDGSTS") and key in ("wavefronts", "wavefronts_ideal"):
+                    continue
+                entry[key] = entry.get(key, 0) + value
+    return totals
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--work", required=True)
@@ -57,6 +94,13 @@ def main():
         record["kernel"] = found
         record["metrics"] = totals
         record["lines"] = lines or []
+        try:
+            ops = source_sass_totals(os.path.join(args.work, name + ".source.csv"))
+        except Exception as error:
+            print(f"collect: {name}: cannot read the SASS rows: {error}", file=sys.stderr)
+            ops = None
+        if ops:
+            record["sass_ops"] = ops
         print(json.dumps(record))
         print(f"collect: {name}: {record['status']}, {len(totals)} totals, {len(record['lines'])} lines",
               file=sys.stderr)

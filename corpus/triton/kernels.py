@@ -128,7 +128,7 @@ def matmul_fma_at_kernel(at_ptr, b_ptr, c_ptr, M, N, K, stride_ak, stride_bk, st
 
 
 # The FMA matmul autotuned over tile shapes: Triton's shared layout for the A tile depends
-# on the tile, and with it the conflicts (warpscope finds 2-way, 8-way and none).
+# on the tile, and with it the conflicts (the H200 and warpscope: none, 4-way, none).
 matmul_fma_autotuned = triton.autotune(
     configs=[
         triton.Config({"BM": 32, "BN": 32, "BK": 32}, num_warps=4, num_stages=1),

@@ -24,6 +24,11 @@ std::uint64_t source_ideal_wavefronts(const model::WarpAccess& a, const model::S
   return static_cast<std::uint64_t>(std::min(s.ideal_wavefronts, packed));
 }
 
+bool writes(model::MemOp op) {
+  return op != model::MemOp::SharedLoad && op != model::MemOp::LdMatrix && op != model::MemOp::GlobalLoad &&
+         op != model::MemOp::Gmma;
+}
+
 }  // namespace
 
 void InstructionCost::merge(const InstructionCost& o) {
@@ -79,6 +84,7 @@ const InstructionPlan* CostListener::role_of(const emu::AccessEvent& e) {
 
 void CostListener::on_access(const emu::AccessEvent& e) {
   if (e.access.mask == 0) return;
+  if (plan_ != nullptr && plan_->reuse_groups > 0 && writes(e.access.op)) reuse_.store(e);
   const InstructionPlan* role = e.async_copy ? nullptr : role_of(e);
   if (role == nullptr) {
     record(e, e.access, InstructionSlot::Own, {});
@@ -96,7 +102,10 @@ void CostListener::on_access(const emu::AccessEvent& e) {
   }
   const Counting polled{role->polls, 1, false};
   switch (role->action) {
-    case InstructionPlan::Action::AsIs: record(e, e.access, InstructionSlot::Own, polled); return;
+    case InstructionPlan::Action::AsIs:
+      if (role->reuse_group >= 0 && reuse_.reused(e, role->reuse_group, role->reuse_slots)) return;
+      record(e, e.access, InstructionSlot::Own, polled);
+      return;
     case InstructionPlan::Action::Drop: return;
     case InstructionPlan::Action::Merge: merges_.add(e, role->merge); return;
     case InstructionPlan::Action::Reshape:
@@ -116,9 +125,15 @@ void CostListener::run(const emu::AccessEvent& at, const model::WarpAccess& acce
   record(at, access, InstructionSlot::Own, {});
 }
 
-void CostListener::on_barrier(const emu::BarrierEvent& e) { merges_.end_round(e.block_index, e.warp); }
+void CostListener::on_barrier(const emu::BarrierEvent& e) {
+  merges_.end_round(e.block_index, e.warp);
+  reuse_.end_round(e.block_index, e.warp);
+}
 
-void CostListener::on_block_end(const emu::BlockEvent& e) { merges_.end_block(e.block_index); }
+void CostListener::on_block_end(const emu::BlockEvent& e) {
+  merges_.end_block(e.block_index);
+  reuse_.end_block(e.block_index);
+}
 
 void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& access, InstructionSlot slot_kind,
                           Counting how) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "analysis/atomic_lowering.h"
+#include "analysis/load_reuse.h"
 #include "analysis/merge_assembler.h"
 #include "analysis/sass_plan.h"
 #include "emu/events.h"
@@ -142,6 +143,7 @@ class CostListener final : public emu::Listener, private MergeAssembler::Sink {
   const model::Arch& arch_;
   const SassPlan* plan_ = nullptr;
   MergeAssembler merges_;
+  LoadReuse reuse_;
   std::vector<InstructionCost> by_slot_;
   std::vector<model::PriceCache> caches_;  // by slot: warps repeat their patterns
   // Per pc: the role (looked up once; predicted for atomics when there is no plan).

@@ -484,6 +484,23 @@ class AccessMatcher {
       const auto& filled = filled_at[key];
       if (std::any_of(imms.begin(), imms.end(), [&](std::int64_t i) { return !filled.count(i); })) empty.insert(key);
     }
+    // Of those, the registers whose loads all sit at distinct offsets: ptxas unrolled the loop
+    // and loaded each address once, keeping the value across iterations (load_reuse.h).
+    std::map<std::tuple<int, int, int, LineKey>, int> count_at;
+    for (const SassAccess& a : cands_) ++count_at[{a.reg, a.ureg, a.width, a.line.loose()}];
+    std::map<std::tuple<int, int, int, LineKey>, int> reuse_group;  // -> group id
+    std::map<const ptx::Instruction*, std::pair<int, int>> reuse_of;  // -> (group, slots)
+    auto reusable = [&](const SassAccess& sa, const Contribution& c) {
+      const auto key = std::make_tuple(sa.reg, sa.ureg, sa.width, sa.line.loose());
+      if (is_store(family[c.inst]) || !empty.count(key)) return;
+      const int n = count_at[key];
+      std::set<std::int64_t> offsets = filled_at[key];
+      offsets.insert(empty_at[key].begin(), empty_at[key].end());
+      if (static_cast<int>(offsets.size()) != n) return;  // copies of a load (other paths): not this
+      auto it = reuse_group.find(key);
+      if (it == reuse_group.end()) it = reuse_group.emplace(key, plan_.next_group++).first;
+      reuse_of[c.inst] = {it->second, n};
+    };
     // Per SASS instruction: a merge when it holds more than one share, or a share narrower
     // than itself; `shares` says where each access's bytes go.
     std::map<const ptx::Instruction*, std::vector<Piece>> shares;
@@ -524,6 +541,7 @@ class AccessMatcher {
       const bool duplicates = std::all_of(cs.begin(), cs.end(), [&](const Contribution& c) { return c.width == sa.width; });
       if (alone || duplicates) {  // runs as it is written
         for (const Contribution& c : cs) shares[c.inst].push_back({c.offset, c.width});
+        if (alone) reusable(sa, cs.front());
         continue;
       }
       // Static: the parts are known (a load reading more than its parts, ptxas's over-read of
@@ -569,7 +587,11 @@ class AccessMatcher {
         if (ps[0].merged) {
           r.action = InstructionPlan::Action::Merge;
           r.merge = ps[0].merge;
-        }  // else: as is
+        } else if (auto re = reuse_of.find(inst); re != reuse_of.end()) {  // as is, unless held
+          r.reuse_group = re->second.first;
+          r.reuse_slots = re->second.second;
+          ++plan_.reuse_groups;
+        }
         continue;
       }
       // Elements no SASS instruction explained run as written.

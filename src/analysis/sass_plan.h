@@ -90,6 +90,11 @@ struct InstructionPlan {
   };
   Action action = Action::AsIs;
   bool unmatched = false;  // no SASS instruction at its position explained it (priced as written)
+  // As is, in a loop ptxas unrolled further than the PTX, keeping loaded values in registers
+  // across iterations (its SASS loads sit at distinct offsets of one register, more than the
+  // PTX's): a load runs only when the warp does not hold its value (load_reuse.h). -1: not.
+  int reuse_group = -1;
+  int reuse_slots = 0;  // the group's SASS loads
   MergeRole merge;
   std::vector<Piece> pieces;
   bool has_atomic = false;
@@ -122,6 +127,7 @@ struct SassPlan {
   // branching around: every warp that reaches the PTX branch executes it (measured: 16
   // executions for `if (threadIdx.x == 0)` in 4 blocks of 4 warps).
   std::unordered_set<const ptx::Instruction*> predicated_tma_loads;
+  int reuse_groups = 0;      // PTX loads of unrolled loops whose values ptxas keeps across iterations
 
   const std::vector<LineShare>* lines_of(const ptx::Instruction* inst) const {
     auto it = source_lines.find(inst);

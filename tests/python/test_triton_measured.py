@@ -1,9 +1,13 @@
 """warpscope.triton against the H200: every case of corpus/triton/cases.py measured with
-ncu (corpus/triton/measure.py, collect.py -> tests/data/h200/corpus/triton.jsonl).
+ncu (corpus/triton/measure_all.sh, collect.py -> tests/data/h200/corpus/triton.jsonl).
 
-Kernel totals by ncu metric, and the Source page's four columns per line, must be equal.
-Until the measurements are committed this is skipped (test_triton_kernels.py then compares
-with `warpscope kernel` on the same PTX and listing)."""
+Kernel totals by ncu metric, and the Source page's four columns per line, must be equal,
+with the rule of tools/compare_measured.py for which measured figure a total must equal
+(shared wavefronts and bank conflicts: the per-instruction Source page, `sass_ops`, since
+the hardware counter adds arbitration noise; global sectors: either). A difference we
+understand and have not fixed is listed, with its reason after `#`, in
+tests/data/h200/corpus/triton_known.txt; any other difference fails, and so does a listed
+one that no longer occurs."""
 
 import json
 import os
@@ -18,8 +22,12 @@ from conftest import ROOT  # noqa: E402
 import cases as C  # noqa: E402
 
 MEASURED = os.path.join(ROOT, "tests", "data", "h200", "corpus", "triton.jsonl")
+KNOWN = os.path.join(ROOT, "tests", "data", "h200", "corpus", "triton_known.txt")
 SOURCE = ["L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal", "L2 Theoretical Sectors Global",
           "L2 Theoretical Sectors Global Ideal"]
+CONFLICTS = {f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}": f"shared_{op}" for op in ("ld", "st", "atom")}
+SECTORS = {f"l1tex__t_sectors_pipe_lsu_mem_global_op_{op}": f"global_{op}" for op in ("ld", "st", "red", "atom")}
+WAVEFRONTS = {f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}": f"shared_{op}" for op in ("ld", "st", "atom", "gmma")}
 
 
 def records():
@@ -28,26 +36,75 @@ def records():
     return [json.loads(l) for l in open(MEASURED) if l.strip()]
 
 
+def known():
+    if not os.path.exists(KNOWN):
+        return set()
+    return {k.split("#")[0].strip() for k in open(KNOWN) if k.split("#")[0].strip()}
+
+
+def accepted(metric, record):
+    """The measured values a prediction of `metric` may equal (the first is shown)."""
+    hardware = record["metrics"].get(metric)
+    ops = record.get("sass_ops") or {}
+    if metric in CONFLICTS and CONFLICTS[metric] in ops:
+        o = ops[CONFLICTS[metric]]
+        return [o.get("wavefronts", 0) - o.get("wavefronts_ideal", 0)]
+    if metric in SECTORS and "sectors" in ops.get(SECTORS[metric], {}):
+        return [v for v in (hardware, ops[SECTORS[metric]]["sectors"]) if v is not None]
+    if metric in WAVEFRONTS and "wavefronts" in ops.get(WAVEFRONTS[metric], {}):
+        return [ops[WAVEFRONTS[metric]]["wavefronts"]] + ([hardware] if hardware is not None else [])
+    return [] if hardware is None else [hardware]
+
+
+def differences(record, r):
+    """`NAME what: predicted P, measured M` for every figure that differs."""
+    name, diffs = record["name"], []
+    for k, v in r.metrics.items():
+        want = accepted(k, record)
+        if want and v not in want:
+            diffs.append(f"{name} {k}: predicted {v}, measured {want[0]}")
+    predicted = {(os.path.basename(l["file"]), l["line"]): l["metrics"] for l in r.lines}
+    for ml in record.get("lines", []):
+        key = (os.path.basename(ml["file"]), ml["line"])
+        for column in SOURCE:
+            want = int(float(ml["metrics"].get(column, 0) or 0))
+            got = predicted.get(key, {}).get(column, 0)
+            if want != got:
+                diffs.append(f"{name} {key[0]}:{key[1]} {column}: predicted {got}, measured {want}")
+    return diffs
+
+
+SEEN, RAN = set(), set()
+
+
 @pytest.mark.skipif(not records(), reason="no H200 measurements yet (tests/data/h200/corpus/triton.jsonl)")
 @pytest.mark.parametrize("record", records(), ids=lambda r: r["name"])
 def test_case_equals_the_h200(record):
     if record.get("status") != "ok":
         pytest.skip(f"{record['name']}: {record.get('status')}")
     case = C.CASES[record["name"]]
-    try:
-        r = wt.analyze(case["fn"], case["grid"], *C.make_args(case, wt.tensor), **case["meta"])
-    except warpscope.WarpscopeError as e:
-        if record["name"] in ("triton_matmul",):
-            pytest.xfail(f"needs wgmma (issue 14): {e.message}")
-        raise
-    diffs = [f"{k}: predicted {r.metrics.get(k)}, measured {v}" for k, v in record["metrics"].items()
-             if k in r.metrics and r.metrics[k] != v]
-    predicted = {(os.path.basename(l["file"]), l["line"]): l["metrics"] for l in r.lines}
-    for ml in record.get("lines", []):
-        key = (os.path.basename(ml["file"]), ml["line"])
-        for column in SOURCE:
-            want = ml["metrics"].get(column)
-            got = predicted.get(key, {}).get(column, 0)
-            if want is not None and want != got:
-                diffs.append(f"{key[0]}:{key[1]} {column}: predicted {got}, measured {want}")
-    assert not diffs, "\n".join(diffs)
+    r = wt.analyze(case["fn"], case["grid"], *C.make_args(case, wt.tensor), **case["meta"])
+    diffs = differences(record, r)
+    RAN.add(record["name"])
+    SEEN.update(d for d in diffs if d in known())
+    new = [d for d in diffs if d not in known()]
+    assert not new, "differences not in triton_known.txt:\n" + "\n".join(new)
+
+
+@pytest.mark.skipif(not records(), reason="no H200 measurements yet")
+def test_every_known_difference_still_occurs():
+    """Runs after the cases (pytest keeps the file's order): a fixed difference must leave the list."""
+    if RAN != {r["name"] for r in records() if r.get("status") == "ok"}:
+        pytest.skip("not every case ran (a -k selection or a failure before the comparison)")
+    stale = known() - SEEN
+    assert not stale, "no longer differ (remove them from triton_known.txt):\n" + "\n".join(sorted(stale))
+
+
+def test_the_rule_for_measured_totals():
+    """Conflicts come from the per-instruction view; the hardware counter's +1 is noise."""
+    record = {"metrics": {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld": 32769,
+                          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld": 1},
+              "sass_ops": {"shared_ld": {"wavefronts": 32768, "wavefronts_ideal": 32768}}}
+    assert accepted("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld", record) == [0]
+    assert accepted("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld", record) == [32768, 32769]
+    assert accepted("l1tex__t_requests_pipe_lsu_mem_global_op_ld", record) == []
