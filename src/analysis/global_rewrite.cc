@@ -78,8 +78,9 @@ void GlobalRewriteListener::on_access(const emu::AccessEvent& e) {
 }
 
 void GlobalRewriteListener::on_block_end(const emu::BlockEvent& e) {
-  for (auto& [index, s] : staged_) {
-    const GlobalRewrite& r = rewrites_[index];
+  for (auto& staged : staged_) {  // named: the lambda below captures it (clang < 16)
+    const GlobalRewrite& r = rewrites_[staged.first];
+    auto& s = staged.second;
     std::vector<std::uint64_t>& v = s.elements;
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());

@@ -126,7 +126,11 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
     }
   const std::size_t n = sass.instructions.size();
   auto sass_position = [&](int i) { return n > 1 ? static_cast<double>(i) / static_cast<double>(n - 1) : 0.0; };
-  for (auto& [fam, ptx] : accesses) {
+  for (auto& family : accesses) {
+    // Named, not a structured binding: the lambdas below capture them (clang before 16 cannot
+    // capture a structured binding).
+    const auto fam = family.first;
+    auto& ptx = family.second;
     std::vector<std::vector<int>> got(ptx.size());  // per PTX access: its SASS instructions
     std::vector<int> sass_of;                        // the family's SASS instructions
     for (std::size_t i = 0; i < n; ++i) {

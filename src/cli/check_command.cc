@@ -126,9 +126,11 @@ int run_check(const CheckOptions& o, CommandContext& ctx) {
   for (std::size_t i = 0; i < conditions->size(); ++i)
     if (applied.count(i) == 0)
       run.notes.push_back("--fail-on " + (*conditions)[i].text + " names a line or array no launch has: it held nowhere");
-  for (const auto& [name, b] : baseline)
+  for (const auto& entry : baseline) {
+    const std::string& name = entry.first;
     if (std::none_of(run.launches.begin(), run.launches.end(), [&](const report::CheckedLaunch& l) { return l.name == name; }))
       run.notes.push_back("the baseline's launch '" + name + "' is not in this run");
+  }
   if (!o.sarif.empty())
     if (auto written = driver::write_text_file(o.sarif, report::check_sarif(run).dump(2) + "\n"); !written)
       return report_error(ctx, written.error());
