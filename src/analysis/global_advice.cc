@@ -108,12 +108,14 @@ bool staged_through_shared(const ptx::Module& module, const ptx::Instruction& lo
     if (f.body.empty() || &load < &f.body.front() || &load > &f.body.back()) continue;
     std::vector<std::uint32_t> tracked;  // registers holding the loaded values
     auto add = [&](const ptx::Operand& o) {
-      const int n = o.kind == ptx::OperandKind::Vec ? o.count : o.kind == ptx::OperandKind::Reg ? 1 : 0;
+      // Operand::reg holds 4 (longer vectors, tensor fragments, keep the rest elsewhere).
+      const int n = o.kind == ptx::OperandKind::Vec ? std::min<int>(o.count, 4) : o.kind == ptx::OperandKind::Reg ? 1 : 0;
       for (int i = 0; i < n; ++i)
         if (o.reg[static_cast<std::size_t>(i)] != ptx::kNoReg) tracked.push_back(o.reg[static_cast<std::size_t>(i)]);
     };
     auto uses = [&](const ptx::Operand& o) {
-      const int n = o.kind == ptx::OperandKind::Vec ? o.count : o.kind == ptx::OperandKind::Reg ? 1 : 0;
+      // Operand::reg holds 4 (longer vectors, tensor fragments, keep the rest elsewhere).
+      const int n = o.kind == ptx::OperandKind::Vec ? std::min<int>(o.count, 4) : o.kind == ptx::OperandKind::Reg ? 1 : 0;
       for (int i = 0; i < n; ++i)
         if (std::find(tracked.begin(), tracked.end(), o.reg[static_cast<std::size_t>(i)]) != tracked.end()) return true;
       return false;

@@ -56,7 +56,7 @@ void drop_dead_loads(const ptx::Function& f, SassPlan& plan) {
       if (i < first_source && o.kind != ptx::OperandKind::Addr) continue;
       if (o.kind == ptx::OperandKind::Reg || o.kind == ptx::OperandKind::Addr) count(o.reg[0]);
       if (o.kind == ptx::OperandKind::Vec)
-        for (int k = 0; k < o.count; ++k) count(o.reg[static_cast<std::size_t>(k)]);
+        for (int k = 0; k < o.count; ++k) count(inst.vec_reg(o, k));  // vectors of more than 4 (wmma)
     }
   }
   for (const ptx::Instruction& inst : f.body) {
@@ -69,7 +69,7 @@ void drop_dead_loads(const ptx::Function& f, SassPlan& plan) {
     if (d.kind == ptx::OperandKind::Reg) dead = d.reg[0] < reads.size() && reads[d.reg[0]] == 0;
     else if (d.kind == ptx::OperandKind::Vec)
       for (int k = 0; k < d.count; ++k) {
-        const std::uint32_t r = d.reg[static_cast<std::size_t>(k)];
+        const std::uint32_t r = inst.vec_reg(d, k);
         if (r != ptx::kNoReg && r < reads.size() && reads[r] > 0) dead = false;
       }
     else dead = false;

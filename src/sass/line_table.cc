@@ -20,7 +20,8 @@ struct Reader {
       return 0;
     }
     std::uint64_t v = 0;
-    for (std::size_t i = 0; i < n; ++i) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(data[pos + i])) << (8 * i);
+    for (std::size_t i = 0; i < n && i < 8; ++i)  // a wider field keeps its low 8 bytes
+      v |= static_cast<std::uint64_t>(static_cast<unsigned char>(data[pos + i])) << (8 * i);
     pos += n;
     return v;
   }
