@@ -8,28 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "cli/command.h"
+#include "cli/cli_run_test.h"
 
 namespace warpscope::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int status;
-  std::string out, err;
-};
-
-CliRun run(std::vector<std::string> words) {
-  std::vector<const char*> args{"warpscope"};
-  for (const std::string& w : words) args.push_back(w.c_str());
-  std::istringstream in;
-  std::ostringstream out, err;
-  CommandContext ctx{in, out, err};
-  const int status = run_cli(static_cast<int>(args.size()), args.data(), ctx);
-  return {status, out.str(), err.str()};
-}
-
+using test::CliRun;
+using test::run;
 std::string slurp(const fs::path& p) {
   std::ifstream in(p);
   std::ostringstream s;

@@ -8,26 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "cli/command.h"
+#include "cli/cli_run_test.h"
 
 namespace warpscope::cli {
 namespace {
 
-struct CliRun {
-  int status;
-  std::string out, err;
-};
-
-CliRun run(std::vector<std::string> words) {
-  std::vector<const char*> args{"warpscope"};
-  for (const std::string& w : words) args.push_back(w.c_str());
-  std::istringstream in;
-  std::ostringstream out, err;
-  CommandContext ctx{in, out, err};
-  const int status = run_cli(static_cast<int>(args.size()), args.data(), ctx);
-  return {status, out.str(), err.str()};
-}
-
+using test::CliRun;
+using test::run;
 const std::string kRoot = WARPSCOPE_SOURCE_DIR;
 const std::string kExternTile = kRoot + "/tests/data/fix/extern_tile.ptx";
 
