@@ -76,6 +76,9 @@ const InstructionPlan* CostListener::role_of(const emu::AccessEvent& e) {
       p->atomic = detail::predicted_atomic(inst);
       r = p.get();
       predicted_.push_back(std::move(p));
+    } else if (r == nullptr && inst.opcode == ptx::Opcode::TensormapReplace) {
+      predicted_.push_back(std::make_unique<InstructionPlan>(predicted_map_words(inst)));
+      r = predicted_.back().get();
     }
     roles_[e.pc] = r;
   }
@@ -85,6 +88,12 @@ const InstructionPlan* CostListener::role_of(const emu::AccessEvent& e) {
 void CostListener::on_access(const emu::AccessEvent& e) {
   if (e.access.mask == 0) return;
   if (plan_ != nullptr && plan_->reuse_groups > 0 && writes(e.access.op)) reuse_.store(e);
+  if (e.instruction->opcode == ptx::Opcode::TensormapCpFenceproxy) {
+    // The copy's LDS (the companion) and its ATOMG.EXCH (emu/exec_tensormap.cc).
+    const bool shared = model::space_of(e.access.op) == model::Space::Shared;
+    record(e, e.access, shared ? InstructionSlot::Companion : InstructionSlot::Own, {});
+    return;
+  }
   const InstructionPlan* role = e.async_copy ? nullptr : role_of(e);
   if (role == nullptr) {
     record(e, e.access, InstructionSlot::Own, {});
@@ -107,6 +116,20 @@ void CostListener::on_access(const emu::AccessEvent& e) {
       record(e, e.access, InstructionSlot::Own, polled);
       return;
     case InstructionPlan::Action::Drop: return;
+    case InstructionPlan::Action::Words: {
+      // A tensormap.replace: the map's words as ptxas reads and writes them, stores in the
+      // instruction's own slot, loads in its companion.
+      const bool shared = model::space_of(e.access.op) == model::Space::Shared;
+      for (const WordAccess& w : role->words) {
+        emu::AccessEvent word = e;
+        word.access.op = shared ? (w.store ? model::MemOp::SharedStore : model::MemOp::SharedLoad)
+                                : (w.store ? model::MemOp::GlobalStore : model::MemOp::GlobalLoad);
+        word.access.width = w.width;
+        for (auto& a : word.access.address) a += static_cast<std::uint64_t>(w.offset);
+        record(word, word.access, w.store ? InstructionSlot::Own : InstructionSlot::Companion, {});
+      }
+      return;
+    }
     case InstructionPlan::Action::Merge: merges_.add(e, role->merge); return;
     case InstructionPlan::Action::Reshape:
       for (const Piece& p : role->pieces) {

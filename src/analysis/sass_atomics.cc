@@ -156,13 +156,13 @@ AtomicRole predicted_atomic(const ptx::Instruction& inst) {
 
 void match_atomics(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
                    const sass::SassFunction& sass, std::vector<bool>& taken, SassPlan& plan) {
-  taken.assign(sass.memory_ops.size(), false);
+  taken.resize(sass.memory_ops.size(), false);
   const std::vector<GuardClass> guards = guard_classes(sass);
   // SASS atomics by line, listing order; clusters of one PTX atomic's instructions.
   std::map<LineKey, std::vector<std::vector<int>>> clusters;
   for (std::size_t i = 0; i < sass.memory_ops.size(); ++i) {
     const sass::SassMemoryOp& op = sass.memory_ops[i];
-    if (!sass::is_atomic(op.kind) || op.guard.never()) continue;
+    if (!sass::is_atomic(op.kind) || op.guard.never() || taken[i]) continue;  // taken: a tensor map's copy
     auto& line = clusters[line_of(sass.instructions[static_cast<std::size_t>(op.instruction)])];
     const bool companion = !line.empty() && [&] {
       const sass::SassMemoryOp& head = sass.memory_ops[static_cast<std::size_t>(line.back().front())];

@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
     if (argc > 3 && f.name != argv[3]) continue;
     for (const ptx::Instruction& inst : f.body) {
       const bool mem = inst.opcode == ptx::Opcode::Ld || inst.opcode == ptx::Opcode::St ||
-                       inst.opcode == ptx::Opcode::Atom || inst.opcode == ptx::Opcode::Red;
+                       inst.opcode == ptx::Opcode::Atom || inst.opcode == ptx::Opcode::Red ||
+                       inst.opcode == ptx::Opcode::TensormapReplace;
       if (!mem || inst.space == ptx::Space::Param || inst.space == ptx::Space::Local || inst.space == ptx::Space::Const)
         continue;
       std::cout << module->describe(inst) << "  " << inst.text << "  ";
@@ -88,6 +89,11 @@ int main(int argc, char** argv) {
             std::cout << " [" << p.offset << ", +" << p.width << ")"
                       << (p.merged ? " in group " + std::to_string(p.merge.group) + (p.merge.dynamic ? " (dynamic)" : "")
                                    : "");
+          std::cout << "\n";
+          break;
+        case analysis::InstructionPlan::Action::Words:
+          std::cout << "map words:";
+          for (const auto& w : r->words) std::cout << (w.store ? " st" : " ld") << w.width << "@" << w.offset;
           std::cout << "\n";
           break;
       }

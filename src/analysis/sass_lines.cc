@@ -102,8 +102,29 @@ struct Side {
 
 }  // namespace
 
+std::vector<LineShare> line_shares(const sass::SassFunction& sass, const std::vector<int>& instructions) {
+  std::map<std::vector<std::pair<std::string, int>>, std::pair<std::vector<sass::SassLoc>, int>> sets;
+  for (int i : instructions) {
+    const auto& lines = sass.instructions[static_cast<std::size_t>(i)].source_lines;
+    std::vector<std::pair<std::string, int>> key;
+    std::vector<sass::SassLoc> unique;  // a line shown once, whatever its rows
+    for (const sass::SassLoc& l : lines)
+      if (std::find(key.begin(), key.end(), std::make_pair(l.file, l.line)) == key.end()) {
+        key.emplace_back(l.file, l.line);
+        unique.push_back(l);
+      }
+    std::sort(key.begin(), key.end());
+    auto& slot = sets[key];
+    if (slot.second++ == 0) slot.first = std::move(unique);
+  }
+  std::vector<LineShare> shares;
+  for (auto& [key, v] : sets)
+    if (!key.empty()) shares.push_back({v.first, static_cast<double>(v.second) / static_cast<double>(instructions.size())});
+  return shares;
+}
+
 void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
-                     const sass::SassFunction& sass, SassPlan& plan) {
+                     const sass::SassFunction& sass, const std::vector<bool>& claimed, SassPlan& plan) {
   if (!sass.has_rows) return;  // a listing without the line table: the .loc lines (as without one)
   struct PtxAccess {
     const ptx::Instruction* inst;
@@ -135,6 +156,7 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
     std::vector<int> sass_of;                        // the family's SASS instructions
     for (std::size_t i = 0; i < n; ++i) {
       const sass::SassInstruction& s = sass.instructions[i];
+      if (i < claimed.size() && claimed[i]) continue;  // a tensor map's words (sass_tensormap.cc)
       if (!s.guard.never() && runs(fam, s.opcode)) sass_of.push_back(static_cast<int>(i));
     }
     // As many on both sides: one to one, those at the same call site first, the rest in order
@@ -197,28 +219,8 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
             best = p;
         got[static_cast<std::size_t>(best)].push_back(i);
       }
-    for (std::size_t p = 0; p < ptx.size(); ++p) {
-      const std::vector<int>& ss = got[p];
-      if (ss.empty()) continue;
-      std::map<std::vector<std::pair<std::string, int>>, std::pair<std::vector<sass::SassLoc>, int>> sets;
-      for (int i : ss) {
-        const auto& lines = sass.instructions[static_cast<std::size_t>(i)].source_lines;
-        std::vector<std::pair<std::string, int>> key;
-        std::vector<sass::SassLoc> unique;  // a line shown once, whatever its rows
-        for (const sass::SassLoc& l : lines)
-          if (std::find(key.begin(), key.end(), std::make_pair(l.file, l.line)) == key.end()) {
-            key.emplace_back(l.file, l.line);
-            unique.push_back(l);
-          }
-        std::sort(key.begin(), key.end());
-        auto& slot = sets[key];
-        if (slot.second++ == 0) slot.first = std::move(unique);
-      }
-      std::vector<LineShare>& shares = plan.source_lines[ptx[p].inst];
-      shares.clear();
-      for (auto& [key, v] : sets)
-        if (!key.empty()) shares.push_back({v.first, static_cast<double>(v.second) / static_cast<double>(ss.size())});
-    }
+    for (std::size_t p = 0; p < ptx.size(); ++p)
+      if (!got[p].empty()) plan.source_lines[ptx[p].inst] = line_shares(sass, got[p]);
   }
 }
 

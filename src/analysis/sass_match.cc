@@ -612,6 +612,15 @@ class AccessMatcher {
  public:
   // The accesses no SASS instruction explained, program order.
   const std::vector<const ptx::Instruction*>& unmatched() const { return unmatched_; }
+  // Marks in `taken` (by memory_ops index) the SASS instructions PTX accesses were placed in.
+  void mark_claimed(std::vector<bool>& taken) const {
+    for (std::size_t c = 0; c < cands_.size(); ++c) {
+      if (claimed_[c] == 0) continue;
+      const auto i = static_cast<std::size_t>(cands_[c].op);
+      if (taken.size() <= i) taken.resize(i + 1, false);
+      taken[i] = true;
+    }
+  }
 
  private:
   SassPlan& plan_;
@@ -629,9 +638,10 @@ class AccessMatcher {
 }  // namespace
 
 void match_accesses(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
-                    const sass::SassFunction& sass, const std::vector<bool>& taken, SassPlan& plan) {
+                    const sass::SassFunction& sass, std::vector<bool>& taken, SassPlan& plan) {
   AccessMatcher m(module, functions, sass, taken, plan);
   m.run();
+  m.mark_claimed(taken);
   for (const ptx::Instruction* inst : m.unmatched()) {
     ++plan.unmatched_ptx;
     plan.roles[inst].unmatched = true;

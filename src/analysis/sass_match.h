@@ -23,9 +23,26 @@ struct LineKey {
 
 // Loads and stores: matches the PTX accesses of `functions` (the SASS function's PTX function
 // and the functions it calls that ptxas inlined) to `sass`'s loads and stores; fills `plan`.
-// SASS instructions in `taken` (the loads of atomics' CAS loops) are left alone.
+// SASS instructions in `taken` (the loads of atomics' CAS loops) are left alone; those the
+// PTX accesses were placed in are added to it.
 void match_accesses(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
-                    const sass::SassFunction& sass, const std::vector<bool>& taken, SassPlan& plan);
+                    const sass::SassFunction& sass, std::vector<bool>& taken, SassPlan& plan);
+
+// Tensor maps built on the device. Before the other matchers: each tensormap.cp_fenceproxy
+// gets its SASS (the LDS of the map's words and the ATOMG.EXCH that writes them to global
+// memory, then UTMACCTL.IV), marked in `taken`. After match_accesses: the loads and stores
+// no PTX access explains, at the lines of tensormap.replace instructions, are those
+// instructions' read-modify-writes of the map's words (InstructionPlan::Action::Words).
+// Every SASS instruction either claims is marked in `claimed` (by instruction index) for
+// attribute_lines to leave alone.
+void match_tensormap_copies(const std::vector<const ptx::Function*>& functions, const sass::SassFunction& sass,
+                            std::vector<bool>& taken, std::vector<bool>& claimed, SassPlan& plan);
+void match_tensormap_fields(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
+                            const sass::SassFunction& sass, std::vector<bool>& taken, std::vector<bool>& claimed,
+                            SassPlan& plan);
+
+// The Source-page line shares of SASS instructions `instructions` of `sass` (equal parts).
+std::vector<LineShare> line_shares(const sass::SassFunction& sass, const std::vector<int>& instructions);
 
 // Atomics: gives each PTX atom/red of `functions` the lowering its SASS shows; marks in `taken`
 // (by memory_ops index) the SASS loads that belong to those lowerings.
@@ -34,8 +51,9 @@ void match_atomics(const ptx::Module& module, const std::vector<const ptx::Funct
 
 // Source lines: gives each PTX memory access of `functions` the lines ncu shows the SASS
 // instructions it became at (plan.source_lines; see sass_lines.cc for the pairing).
+// SASS instructions marked in `claimed` (by instruction index) are left alone.
 void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
-                     const sass::SassFunction& sass, SassPlan& plan);
+                     const sass::SassFunction& sass, const std::vector<bool>& claimed, SassPlan& plan);
 
 // The lowering ptxas gives a PTX atomic on sm_90 when no listing says otherwise.
 AtomicRole predicted_atomic(const ptx::Instruction& inst);

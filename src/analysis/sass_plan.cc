@@ -148,10 +148,13 @@ SassPlan plan_from_sass(const ptx::Module& module, const std::vector<sass::SassF
     const int fi = module.find_function(sf.name);
     if (fi < 0) continue;
     const std::vector<const ptx::Function*> functions = functions_of(module, fi, with_sass);
-    std::vector<bool> taken;
+    std::vector<bool> taken;    // by memory_ops index
+    std::vector<bool> claimed;  // by instruction index: a tensor map's words
+    detail::match_tensormap_copies(functions, sf, taken, claimed, plan);
     detail::match_atomics(module, functions, sf, taken, plan);
     detail::match_accesses(module, functions, sf, taken, plan);
-    detail::attribute_lines(module, functions, sf, plan);
+    detail::match_tensormap_fields(module, functions, sf, taken, claimed, plan);
+    detail::attribute_lines(module, functions, sf, claimed, plan);
     match_tma_loads(module.functions[static_cast<std::size_t>(fi)], sf, plan);
     for (const ptx::Function* f : functions)
       if (planned.insert(f).second) drop_dead_loads(*f, plan);
@@ -194,6 +197,8 @@ bool needs_sass(const ptx::Module& module) {
     std::vector<std::tuple<ptx::Opcode, ptx::Space, int, std::uint32_t, std::int32_t, std::int64_t>> seen;
     for (const ptx::Instruction& inst : f.body) {
       if (inst.opcode == ptx::Opcode::Atom || inst.opcode == ptx::Opcode::Red) return true;
+      // A tensor map built on the device: the words ptxas reads and writes (sass_tensormap.cc).
+      if (inst.opcode == ptx::Opcode::TensormapReplace) return true;
       // A TMA load under a branch: ptxas may predicate it (SassPlan::predicated_tma_loads).
       if (inst.opcode == ptx::Opcode::CpAsyncBulkTensor && inst.space == ptx::Space::Shared) return true;
       const bool load = inst.opcode == ptx::Opcode::Ld;

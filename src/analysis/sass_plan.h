@@ -81,12 +81,23 @@ struct Piece {
   friend bool operator==(const Piece& a, const Piece& b) { return a.offset == b.offset && a.width == b.width; }
 };
 
+// One load or store of a PTX instruction that is not a load or store in the PTX:
+// tensormap.replace, which ptxas writes as read-modify-writes of the map's words (LDS and STS
+// on a map in shared memory, LDG and STG in global memory), each run by the instruction's lanes.
+struct WordAccess {
+  bool store = false;
+  int width = 4;   // bytes
+  int offset = 0;  // from the instruction's address (the map)
+  friend bool operator==(const WordAccess&, const WordAccess&) = default;
+};
+
 struct InstructionPlan {
   enum class Action : std::uint8_t {
     AsIs,     // price the PTX access
     Merge,    // part of a wider access: `merge`
     Reshape,  // the SASS moves it as `pieces` (narrowed to the bytes used, split, or split and merged)
     Drop,     // no SASS instruction runs it (a load whose value is never read)
+    Words,    // runs as the loads and stores `words` (tensormap.replace)
   };
   Action action = Action::AsIs;
   bool unmatched = false;  // no SASS instruction at its position explained it (priced as written)
@@ -97,6 +108,7 @@ struct InstructionPlan {
   int reuse_slots = 0;  // the group's SASS loads
   MergeRole merge;
   std::vector<Piece> pieces;
+  std::vector<WordAccess> words;
   bool has_atomic = false;
   AtomicRole atomic;
   // A volatile, relaxed or acquire load in a loop without stores (a spin-wait: cooperative
@@ -128,6 +140,7 @@ struct SassPlan {
   // executions for `if (threadIdx.x == 0)` in 4 blocks of 4 warps).
   std::unordered_set<const ptx::Instruction*> predicated_tma_loads;
   int reuse_groups = 0;      // PTX loads of unrolled loops whose values ptxas keeps across iterations
+  int map_words = 0;         // SASS loads and stores of device-built tensor maps' words
 
   const std::vector<LineShare>* lines_of(const ptx::Instruction* inst) const {
     auto it = source_lines.find(inst);
@@ -146,6 +159,11 @@ void mark_retries(const ptx::Function& f, SassPlan& plan);
 
 // Matches each SASS function to the PTX function of the same name (see the header comment).
 SassPlan plan_from_sass(const ptx::Module& module, const std::vector<sass::SassFunction>& sass);
+
+// How a tensormap.replace runs when no listing says: a load and a store of its field's word
+// (ptxas's read-modify-write; a listing shows what it folded: H200, corpus/hopper
+// tma_device_map, 15 loads and stores for 13 fields with constants, 24 for Triton's).
+InstructionPlan predicted_map_words(const ptx::Instruction& inst);
 
 // What ptxas does to the PTX's atomics, known without its listing (sm_90, nvcc 12/13): float
 // and 64-bit arithmetic on shared memory becomes a CAS loop, 16-bit atomics a 32-bit CAS loop,
