@@ -285,9 +285,14 @@ void CostListener::on_bulk_copy(const emu::BulkCopyEvent& e) {
   ++c.issues;
   c.warp_issues += e.first_of_warp ? 1u : 0u;
   c.bytes += e.bytes;
-  c.global_bytes += e.global_bytes;
-  c.global_sectors += e.global_sectors;
-  c.ideal_sectors += e.ideal_sectors;
+  // A multicast load's sectors reach every destination block's SM: ncu's xbar2l1tex counters
+  // count each delivery (H200, corpus/hopper cluster_dsmem: a 1024-byte box to 2 blocks, 64
+  // sectors read).
+  const std::uint64_t copies = e.kind == emu::BulkCopyEvent::Kind::Load && e.destinations > 1
+                                   ? static_cast<std::uint64_t>(e.destinations) : 1;
+  c.global_bytes += e.global_bytes * copies;
+  c.global_sectors += e.global_sectors * copies;
+  c.ideal_sectors += e.ideal_sectors * copies;
 }
 
 void CostListener::merge(const CostListener& other) {

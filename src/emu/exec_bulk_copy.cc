@@ -32,6 +32,15 @@ std::uint64_t sectors_of(std::uint64_t address, std::uint64_t bytes) {
   return bytes == 0 ? 0 : (address + bytes - 1) / 32 - address / 32 + 1;
 }
 
+// The TMA unit moves a bulk copy's range in 128-byte pieces from its first byte, each piece
+// reading (or writing) the sectors it touches: H200, corpus/hopper bulk_copy, 4096 bytes from
+// 16 bytes past a 128-byte line read 160 sectors (5 a piece) where the range touches 129.
+std::uint64_t piece_sectors(std::uint64_t address, std::uint64_t bytes) {
+  std::uint64_t n = 0;
+  for (std::uint64_t off = 0; off < bytes; off += 128) n += sectors_of(address + off, std::min<std::uint64_t>(128, bytes - off));
+  return n;
+}
+
 }  // namespace
 
 bool exec_bulk_copy(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
@@ -170,7 +179,7 @@ bool exec_bulk_copy(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx
       e.footprint = &ctx.copy_chunks;
     }
     e.global_bytes = from_shared && to_shared ? 0 : size;
-    e.global_sectors = from_shared && to_shared ? 0 : sectors_of(global, size);
+    e.global_sectors = from_shared && to_shared ? 0 : piece_sectors(global, size);
     e.ideal_sectors = from_shared && to_shared ? 0 : (size + 31) / 32;
     if (ctx.listener) ctx.listener->on_bulk_copy(e);
   });

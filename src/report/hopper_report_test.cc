@@ -125,6 +125,30 @@ TEST(HopperReport, TmaFiguresUnderTheirNcuNames) {
   EXPECT_NE(html.find("box row 1 bytes 0-15 at shared 0x"), std::string::npos);
 }
 
+// A bulk copy moves 128-byte pieces from its first byte (H200, corpus/hopper bulk_copy): from
+// a 128-byte line, 4 sectors a piece; from 16 bytes past one, 5 (1280 sectors for 8 x 4096
+// bytes where the ranges touch 1032).
+TEST(HopperReport, BulkCopyReadsItsPiecesSectors) {
+  for (const auto& [offset, sectors] : {std::pair{0, 1024}, std::pair{16, 1280}}) {
+    auto b = build("bulk_copy", "bulk_copy", {{8, 1, 1}, {256, 1, 1}, 4112},
+                   {"buf:65536", "buf:65536", "buf:65536", "i32:4096", "i32:" + std::to_string(offset)});
+    EXPECT_EQ(metric(b->report.metrics, analysis::kTmaLoadSectors), sectors) << offset;
+    EXPECT_EQ(metric(b->report.metrics, analysis::kTmaLoadBytes), 32 * sectors) << offset;
+    EXPECT_EQ(metric(b->report.metrics, analysis::kTmaStoreSectors), sectors) << offset;
+  }
+}
+
+// A multicast TMA load counts its sectors once per destination block (H200, cluster_dsmem: one
+// 32 x 8 u32 box, 1024 bytes, to both blocks of each of 2 clusters: 128 sectors, 4096 bytes).
+TEST(HopperReport, MulticastLoadCountsEachDestination) {
+  auto b = build("cluster_dsmem", "cluster_dsmem", {{4, 1, 1}, {256, 1, 1}, 0},
+                 {"tmap:file:data/iota_64x64.bin,dtype=u32,dims=64x64,strides=256,box=32x8,swizzle=none", "buf:4096",
+                  "buf:4096", "buf:4096"});
+  EXPECT_EQ(metric(b->report.metrics, analysis::kTmaLoadSectors), 128);
+  EXPECT_EQ(metric(b->report.metrics, analysis::kTmaLoadBytes), 4096);
+  EXPECT_EQ(metric(b->report.metrics, analysis::kTmaLoadsIssued), 2);
+}
+
 TEST(HopperReport, SwizzleMovesTheFootprint) {
   auto plain = tma_layout("none", 32);
   auto s32 = tma_layout("32B", 8);
