@@ -137,12 +137,6 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
       const ptx::Instruction& inst = f->body[k];
       const LineFamily fam = ptx_family(inst);
       if (fam == LineFamily::None) continue;
-      // CAS loops keep their .loc lines for now: the loop's load and its compare-and-swap are
-      // SASS instructions on lines of their own (ptxas files one under a neighbour's line).
-      if (const InstructionPlan* r = plan.role(&inst); r && r->has_atomic &&
-          (r->atomic.lowering == AtomicLowering::CasLoop || r->atomic.lowering == AtomicLowering::LeaderCasLoop ||
-           r->atomic.shared_fallback))
-        continue;
       accesses[fam].push_back({&inst, line_of(module, inst), f->body.size() > 1 ? static_cast<double>(k) / static_cast<double>(f->body.size() - 1) : 0.0});
     }
   const std::size_t n = sass.instructions.size();
@@ -157,6 +151,11 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
     for (std::size_t i = 0; i < n; ++i) {
       const sass::SassInstruction& s = sass.instructions[i];
       if (i < claimed.size() && claimed[i]) continue;  // a tensor map's words (sass_tensormap.cc)
+      // A generic atomic's ATOMS.CAST is its shared-address fallback loop: it runs only when the
+      // address is shared, and ncu shows the ATOM at its own lines (H200, rw_atomic_half2).
+      if (fam == LineFamily::GenericAtomic && s.opcode == "ATOMS" &&
+          std::find(s.modifiers.begin(), s.modifiers.end(), "CAST") != s.modifiers.end())
+        continue;
       if (!s.guard.never() && runs(fam, s.opcode)) sass_of.push_back(static_cast<int>(i));
     }
     // As many on both sides: one to one, those at the same call site first, the rest in order

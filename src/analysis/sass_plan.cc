@@ -120,11 +120,16 @@ void mark_retries(const ptx::Function& f, SassPlan& plan) {
     const int t = static_cast<int>(b.op(0).imm);
     if (t >= 0 && t <= j) loops.emplace_back(t, j);
   }
+  auto memory = [](const ptx::Instruction& inst) {
+    const bool access = inst.opcode == ptx::Opcode::Ld || inst.opcode == ptx::Opcode::Ldu || inst.opcode == ptx::Opcode::St;
+    return access && (inst.space == ptx::Space::Shared || inst.space == ptx::Space::Global || inst.space == ptx::Space::None);
+  };
   for (const auto& [t, j] : loops) {
-    bool stores = false;
+    bool stores = false, retries = false;
     for (int i = t; i <= j; ++i) {
       const ptx::Instruction& inst = f.body[static_cast<std::size_t>(i)];
       if (inst.opcode == ptx::Opcode::St || inst.opcode == ptx::Opcode::Red) stores = true;
+      if (inst.opcode == ptx::Opcode::Atom && (inst.subop == ptx::SubOp::Cas || inst.subop == ptx::SubOp::Exch)) retries = true;
     }
     for (int i = t; i <= j; ++i) {
       const ptx::Instruction& inst = f.body[static_cast<std::size_t>(i)];
@@ -132,7 +137,9 @@ void mark_retries(const ptx::Function& f, SassPlan& plan) {
       if (inst.opcode == ptx::Opcode::Atom && swap) {
         if (auto it = plan.roles.find(&inst); it != plan.roles.end() && it->second.has_atomic)
           it->second.atomic.retried = true;
-      } else if (!stores && polls_memory(inst)) {
+      } else if ((!stores && polls_memory(inst)) || (retries && memory(inst))) {
+        // A spin-wait's poll, or an access of a loop that retries a cas or exch (Triton's lock
+        // loop broadcasts each try's result through shared memory: a store and a load a try).
         plan.roles[&inst].polls = true;
       }
     }
@@ -152,6 +159,13 @@ SassPlan plan_from_sass(const ptx::Module& module, const std::vector<sass::SassF
     std::vector<bool> claimed;  // by instruction index: a tensor map's words
     detail::match_tensormap_copies(functions, sf, taken, claimed, plan);
     detail::match_atomics(module, functions, sf, taken, plan);
+    // The loads of CAS loops are the atomics' (their lines are the atomic's, not a load's).
+    for (std::size_t m = 0; m < taken.size() && m < sf.memory_ops.size(); ++m)
+      if (taken[m] && !sass::is_atomic(sf.memory_ops[m].kind)) {
+        const auto i = static_cast<std::size_t>(sf.memory_ops[m].instruction);
+        if (claimed.size() <= i) claimed.resize(i + 1, false);
+        claimed[i] = true;
+      }
     detail::match_accesses(module, functions, sf, taken, plan);
     detail::match_tensormap_fields(module, functions, sf, taken, claimed, plan);
     detail::attribute_lines(module, functions, sf, claimed, plan);

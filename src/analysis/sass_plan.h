@@ -112,8 +112,10 @@ struct InstructionPlan {
   bool has_atomic = false;
   AtomicRole atomic;
   // A volatile, relaxed or acquire load in a loop without stores (a spin-wait: cooperative
-  // groups' barrier_wait): how often it runs depends on timing between warps (H200,
-  // corpus/frontend cg_tile_reduce_64: 1536 polls where warps one after another need fewer).
+  // groups' barrier_wait), or any load or store in a loop that retries a cas or exch (a lock's
+  // acquire: Triton's layer-norm backward broadcasts each try through shared memory): how
+  // often it runs depends on timing between warps (H200, corpus/frontend cg_tile_reduce_64:
+  // 1536 polls where warps one after another need fewer).
   bool polls = false;
 };
 

@@ -283,6 +283,48 @@ TEST(SassPlan, SpinWaitLoadsPoll) {
   EXPECT_GE(others, 3);
 }
 
+// A lock loop as Triton writes it (layer-norm backward): one thread tries the cas and
+// broadcasts the result through shared memory each try; the store and load run once a try, as
+// timing-dependent as the cas itself. The load after the loop is not.
+TEST(SassPlan, AccessesOfALockLoopAreTimingDependent) {
+  const char* text = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry lock_loop(.param .u64 lock)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<2>;
+  .shared .align 4 .b8 flag[4];
+  ld.param.u64 %rd1, [lock];
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  mov.u32 %r5, flag;
+$L__BB0_1:
+  bar.sync 0;
+  mov.u32 %r2, 0;
+  @%p1 atom.global.acq_rel.gpu.cas.b32 %r2, [%rd1], 0, 1;
+  @%p1 st.shared.b32 [%r5], %r2;
+  bar.sync 0;
+  ld.shared.b32 %r3, [flag];
+  setp.eq.u32 %p2, %r3, 1;
+  @%p2 bra $L__BB0_1;
+  ld.shared.b32 %r4, [flag];
+  ret;
+}
+)";
+  auto m = ptx::parse(text, "lock.ptx");
+  ASSERT_TRUE(m.ok()) << m.error().render();
+  const SassPlan plan = plan_from_ptx(*m);
+  std::vector<bool> polls;
+  for (const ptx::Instruction& inst : m->functions[0].body)
+    if ((inst.opcode == ptx::Opcode::Ld || inst.opcode == ptx::Opcode::St) && inst.space == ptx::Space::Shared) {
+      const InstructionPlan* r = plan.role(&inst);
+      polls.push_back(r != nullptr && r->polls);
+    }
+  EXPECT_EQ(polls, (std::vector<bool>{true, true, false}));
+}
+
 TEST(SassPlan, TiledGemmMergesFourLoadsEightTimes) {
   const ptx::Module m = example("gemm_tiled");
   const SassPlan plan = plan_for(m, "gemm_tiled");
