@@ -99,6 +99,8 @@ class BlockRunner {
   void push_sync_point(Warp& w, const Op& op, std::uint32_t mask);
   void try_reconverge(Warp& w);
   bool call(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);
+  // "assertion failed: `expr` (file.cu:12) in function" from __assertfail's arguments.
+  std::string failed_assertion(const CallLink& link, const Warp& w, int lane) const;
   bool ret(Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);
   // wgmma.mma_async: waits for the warpgroup's four warps, then runs it once (warpgroup.cc).
   bool warpgroup(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec);

@@ -1,7 +1,9 @@
 // control.cc: bra, call, ret, exit, trap and the block barriers (bar.sync, bar.arrive,
 // bar.red) for the block runner.
+#include <algorithm>
 #include <bit>
 #include <cstring>
+#include <string>
 
 #include "emu/block.h"
 #include "emu/lanes.h"
@@ -65,9 +67,47 @@ void BlockRunner::push_sync_point(Warp& w, const Op& op, std::uint32_t mask) {
   w.sync[static_cast<std::size_t>(w.sync_count++)] = SyncPoint{op.reconverge, mask, depth};
 }
 
+std::string BlockRunner::failed_assertion(const CallLink& link, const Warp& w, int lane) const {
+  // __assertfail(message, file, line, function, char size): the strings are the module's
+  // .global constants.
+  const std::uint8_t* local =
+      ctx_.local + (static_cast<std::size_t>(w.index) * 32 + static_cast<std::size_t>(lane)) * ctx_.local_size;
+  auto arg = [&](std::size_t k) -> std::uint64_t {
+    if (k >= link.arguments.size()) return 0;
+    std::uint64_t v = 0;
+    std::memcpy(&v, local + link.arguments[k].from, std::min<std::uint32_t>(link.arguments[k].size, 8));
+    return v;
+  };
+  auto text = [&](std::uint64_t address) {
+    std::string out;
+    const Buffer* b = ctx_.memory != nullptr ? ctx_.memory->find(address, 1) : nullptr;
+    if (b == nullptr) return out;
+    for (std::uint64_t a = address; a < b->base + b->size && out.size() < 200; ++a) {
+      const char c = static_cast<char>(b->bytes[a - b->base]);
+      if (c == 0) break;
+      out += c;
+    }
+    return out;
+  };
+  const std::string message = text(arg(0)), file = text(arg(1)), function = text(arg(3));
+  std::string s = "assertion failed";
+  if (!message.empty()) s += ": `" + message + "`";
+  if (!file.empty()) s += " (" + file.substr(file.find_last_of('/') == std::string::npos ? 0 : file.find_last_of('/') + 1) + ":" + std::to_string(static_cast<std::uint32_t>(arg(2))) + ")";
+  if (!function.empty()) s += " in " + function;
+  return s;
+}
+
 bool BlockRunner::call(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec) {
   const CallLink& link = program_.calls[op.target];
   if (link.external) {
+    if (link.callee == "__assertfail" && exec != 0) {
+      // assert(): the kernel's own check failed (a launch it was not written for, often).
+      const int l = std::countr_zero(exec);
+      ctx_.diagnose(Diagnostic::Kind::Trap, Diagnostic::Severity::Error, w.index, l,
+                    failed_assertion(link, w, l) + " in block " + to_string(ctx_.block) + " thread " +
+                        to_string(ctx_.thread_of(w.index, l)) + " at " + ctx_.where());
+      return false;
+    }
     if (link.callee != "vprintf" && exec != 0) {
       ctx_.diagnose(Diagnostic::Kind::Unsupported, Diagnostic::Severity::Error, w.index, std::countr_zero(exec),
                     "unsupported call to external function '" + link.callee + "' at " + ctx_.where());

@@ -39,6 +39,23 @@ TEST(Diagnostics, EarlyReturnBeforeBarrier) {
   EXPECT_NE(u->message.find("misc.cu:21"), std::string::npos) << u->message;
 }
 
+// assert() in the kernel: a failed one names its expression, file and line and the function,
+// not "unsupported call to __assertfail"; a launch that satisfies it runs.
+TEST(Diagnostics, FailedAssertionNamesItsExpression) {
+  GlobalMemory memory;
+  auto x = memory.allocate(256 * 4, "x");
+  auto bad = run(test_module("assert"), "checked_scale", {{2, 1, 1}, {128, 1, 1}}, {KernelArg::of(x), KernelArg::of(256)}, memory);
+  ASSERT_TRUE(bad) << bad.error().render();
+  const Diagnostic* d = find(*bad, Diagnostic::Kind::Trap);
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->message.find("assertion failed: `blockDim.x == 64` (assert.cu:4) in void checked_scale(float *, int) in block (0,0,0) thread (0,0,0)"),
+            std::string::npos)
+      << d->message;
+  auto good = run(test_module("assert"), "checked_scale", {{4, 1, 1}, {64, 1, 1}}, {KernelArg::of(x), KernelArg::of(256)}, memory);
+  ASSERT_TRUE(good) << good.error().render();
+  EXPECT_FALSE(good->failed());
+}
+
 TEST(Diagnostics, OutOfBoundsGlobalStore) {
   GlobalMemory memory;
   auto data = memory.allocate(32 * 4, "data");

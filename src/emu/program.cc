@@ -475,6 +475,13 @@ class Linker {
     link.callee = callee.name;
     if (callee.is_declaration) {
       link.external = true;
+      // The arguments stay in the caller's params (__assertfail's message, file and line).
+      for (int a : site.arguments) {
+        auto at = symbol_address(a);
+        if (!at) return at.error();
+        link.arguments.push_back({static_cast<std::uint32_t>(*at), 0,
+                                  static_cast<std::uint32_t>(m_.variables[static_cast<std::size_t>(a)].size)});
+      }
       // The caller's return values read as zero.
       for (int r : site.returns) {
         auto a = symbol_address(r);
