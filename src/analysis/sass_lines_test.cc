@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "analysis/sass_match.h"
 #include "analysis/sass_plan.h"
 #include "ptx/parser.h"
 #include "sass/line_table.h"
@@ -54,6 +55,23 @@ TEST(SassLines, InlinedStoresAreShownAtTheHelpersLineOnly) {
   auto plain = sass::parse_sass_listing(read(dir + "rows.sass.raw"));
   ASSERT_TRUE(plain.ok());
   EXPECT_TRUE(lines(plan_from_sass(*m, *plain), *stores[0]).empty());
+}
+
+// nvdisasm prints the inlining chain only where it changes: two back-to-back instances of one
+// helper (llm.c's Pack128::load at lines 93 and 94) both read "line 30 inlined at line 93"; the
+// line table's rows name the second one's call site (94). Without a call-site row, the chain's.
+TEST(SassLines, CallSiteFromTheRowsWhereTheChainIsStale) {
+  sass::SassInstruction i;
+  i.loc = {"k.cu", 30};
+  i.inlined_at = {{"k.cu", 93}};
+  i.source_lines = {{"k.cu", 94}, {"k.cu", 30}};
+  EXPECT_EQ(detail::line_of(i).at_line, 94);
+  i.source_lines = {{"k.cu", 93}, {"k.cu", 30}};
+  EXPECT_EQ(detail::line_of(i).at_line, 93);
+  i.source_lines = {{"k.cu", 30}};
+  EXPECT_EQ(detail::line_of(i).at_line, 93);
+  i.source_lines = {};
+  EXPECT_EQ(detail::line_of(i).at_line, 93);
 }
 
 constexpr const char* kPtx = R"(

@@ -40,6 +40,24 @@ LineKey line_of(const sass::SassInstruction& inst) {
   if (!inst.inlined_at.empty()) {
     k.at_file = std::string(sass::base_name(inst.inlined_at.front().file));
     k.at_line = inst.inlined_at.front().line;
+    // nvdisasm prints the inlining chain only where it changes: an instruction right after
+    // another instance of the same helper keeps the earlier one's call site. The line table's
+    // rows know better: when they name one line besides the innermost and not the chain's
+    // call site, that line is the call site (two Pack128 loads at lines 93 and 94, back to
+    // back: rows {93, 30} and {94, 30}, both printed "line 30 inlined at line 93").
+    const sass::SassLoc* other = nullptr;
+    int others = 0;
+    bool chain_shown = false;
+    for (const sass::SassLoc& l : inst.source_lines) {
+      if (l == inst.loc) continue;
+      if (l == inst.inlined_at.front()) chain_shown = true;
+      other = &l;
+      ++others;
+    }
+    if (!chain_shown && others == 1) {
+      k.at_file = std::string(sass::base_name(other->file));
+      k.at_line = other->line;
+    }
   }
   return k;
 }
