@@ -148,3 +148,56 @@ def attn_bwd_dq_kernel(Q, K, V, dO, M, Delta, dQ, sm_scale, N_CTX,
         ds = p * (tl.dot(do, vt) - delta[:, None])
         dq = tl.dot(ds.to(tl.float16), tl.trans(kt), dq)
     tl.store(dQ + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :], (dq * sm_scale).to(tl.float16))
+
+
+@triton.jit
+def _attn_steps(acc, l_i, m_i, q, k_ptr, v_ptr, offs_m, lo, hi, scale,
+                BLOCK_N: tl.constexpr, MASKED: tl.constexpr):
+    # Key blocks lo..hi through block pointers; MASKED: the diagonal blocks (causal).
+    k_ptr = tl.advance(k_ptr, (0, lo))
+    v_ptr = tl.advance(v_ptr, (lo, 0))
+    for start_n in range(lo, hi, BLOCK_N):
+        start_n = tl.multiple_of(start_n, BLOCK_N)
+        s = tl.dot(q, tl.load(k_ptr)) * scale
+        if MASKED:
+            s = tl.where(offs_m[:, None] >= start_n + tl.arange(0, BLOCK_N)[None, :], s, -1.0e6)
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.math.exp2(s - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = tl.dot(p.to(tl.float16), tl.load(v_ptr), acc * alpha[:, None])
+        m_i = m_new
+        k_ptr = tl.advance(k_ptr, (0, BLOCK_N))
+        v_ptr = tl.advance(v_ptr, (BLOCK_N, 0))
+    return acc, l_i, m_i
+
+
+@triton.jit
+def attn_fwd_block_ptr_kernel(Q, K, V, Out, M, sm_scale, stride_h, stride_n, N_CTX,
+                              HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                              CAUSAL: tl.constexpr):
+    # The forward through block pointers (tl.make_block_ptr, K read transposed: order (0, 1)),
+    # causal as two loops: the blocks below the diagonal unmasked, then the diagonal's masked.
+    start_m = tl.program_id(0)
+    base = tl.program_id(1).to(tl.int64) * stride_h
+    q_ptr = tl.make_block_ptr(Q + base, (N_CTX, HEAD_DIM), (stride_n, 1), (start_m * BLOCK_M, 0),
+                              (BLOCK_M, HEAD_DIM), (1, 0))
+    k_ptr = tl.make_block_ptr(K + base, (HEAD_DIM, N_CTX), (1, stride_n), (0, 0), (HEAD_DIM, BLOCK_N), (0, 1))
+    v_ptr = tl.make_block_ptr(V + base, (N_CTX, HEAD_DIM), (stride_n, 1), (0, 0), (BLOCK_N, HEAD_DIM), (1, 0))
+    o_ptr = tl.make_block_ptr(Out + base, (N_CTX, HEAD_DIM), (stride_n, 1), (start_m * BLOCK_M, 0),
+                              (BLOCK_M, HEAD_DIM), (1, 0))
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    m_i = tl.full([BLOCK_M], -float("inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_M], tl.float32) + 1.0
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
+    scale = sm_scale * 1.4426950408889634
+    q = tl.load(q_ptr)
+    if CAUSAL:
+        acc, l_i, m_i = _attn_steps(acc, l_i, m_i, q, k_ptr, v_ptr, offs_m, 0, start_m * BLOCK_M, scale,
+                                    BLOCK_N, False)
+        acc, l_i, m_i = _attn_steps(acc, l_i, m_i, q, k_ptr, v_ptr, offs_m, start_m * BLOCK_M,
+                                    (start_m + 1) * BLOCK_M, scale, BLOCK_N, True)
+    else:
+        acc, l_i, m_i = _attn_steps(acc, l_i, m_i, q, k_ptr, v_ptr, offs_m, 0, N_CTX, scale, BLOCK_N, False)
+    tl.store(M + tl.program_id(1) * N_CTX + offs_m, m_i + tl.math.log2(l_i))
+    tl.store(o_ptr, (acc / l_i[:, None]).to(Out.type.element_ty))

@@ -107,6 +107,12 @@ CASES.update({
                                args=[_t(QKV), _t(QKV), _t(QKV), _t(QKV), SM_SCALE, N_CTX, BH],
                                meta=dict(HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, WARP_SPECIALIZE=True,
                                          num_warps=4, num_stages=3)),
+    # Forward through block pointers, causal in two loops (below the diagonal, on it).
+    "triton_attn_fwd_block_ptr": dict(fn=A.attn_fwd_block_ptr_kernel, grid=(N_CTX // 128, BH),
+                                      args=[_t(QKV), _t(QKV), _t(QKV), _t(QKV), _t(ROWS, "float32"), SM_SCALE,
+                                            N_CTX * D, D, N_CTX],
+                                      meta=dict(HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, CAUSAL=True, num_warps=8,
+                                                num_stages=3)),
     # Backward: delta = rowsum(O dO), then dK/dV (64 keys a program) and dQ (64 queries).
     "triton_attn_bwd_delta": dict(fn=A.attn_bwd_delta_kernel, grid=(N_CTX // 128, BH),
                                   args=[_t(QKV), _t(QKV), _t(ROWS, "float32"), N_CTX],
@@ -142,6 +148,19 @@ CASES.update({
     "triton_matmul_persistent_devdesc": dict(fn=G.matmul_persistent_devdesc_kernel, grid=(6,),
                                              args=[_t((MNK, MNK)), _t((MNK, MNK)), _t((MNK, MNK)), MNK, MNK, MNK],
                                              meta=dict(PERSISTENT, FLATTEN=True)),
+    # Flattened and marked warp_specialize (Triton 3.6 does not specialize it on sm_90: see
+    # gemm.py), the epilogue in halves.
+    "triton_matmul_persistent_ws": dict(fn=G.matmul_persistent_ws_kernel, grid=(6,),
+                                        args=[_desc((MNK, MNK), "float16", [128, 64]),
+                                              _desc((MNK, MNK), "float16", [128, 64]),
+                                              _desc((MNK, MNK), "float16", [128, 64]), MNK, MNK, MNK],
+                                        meta=dict(PERSISTENT, num_warps=4, SPLIT_EPILOGUE=True,
+                                                  WARP_SPECIALIZE=True)),
+    # 512^3 through device descriptors, one tile a program (grid 4 x 4), the k loop
+    # warp-specialized (3 warp groups).
+    "triton_matmul_tma_ws": dict(fn=G.matmul_tma_ws_kernel, grid=(4, 4),
+                                 args=[_t((MNK, MNK)), _t((MNK, MNK)), _t((MNK, MNK)), MNK, MNK, MNK],
+                                 meta=dict(BM=128, BN=128, BK=64, num_warps=4, num_stages=3)),
     # fp8 e4m3: 256^3, 128 x 128 x 64 tiles (grid 2 x 2), through pointers and through TMA.
     "triton_matmul_fp8": dict(fn=G.matmul_fp8_kernel, grid=(2, 2),
                               args=[_t((256, 256), "float8e4nv"), _t((256, 256), "float8e4nv"), _t((256, 256)),

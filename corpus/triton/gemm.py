@@ -108,3 +108,50 @@ def matmul_fp8_tma_kernel(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.co
         b = b_desc.load([pid_n * BN, k])
         acc = tl.dot(a, b.T, acc)
     c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+
+
+@triton.jit
+def matmul_persistent_ws_kernel(a_desc, b_desc, c_desc, M, N, K, NUM_SMS: tl.constexpr,
+                                BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP_M: tl.constexpr,
+                                SPLIT_EPILOGUE: tl.constexpr, WARP_SPECIALIZE: tl.constexpr):
+    # Persistent through host descriptors, the tile loop flattened and marked
+    # warp_specialize, the epilogue stored in two halves of BN / 2 columns (two TMA stores
+    # of c_desc's block). Triton 3.6 on sm_90 does not specialize a flattened loop (no
+    # producer warp group: the kernel is the plain flattened one); unflattened, its Hopper
+    # pass fails ('tt.descriptor_store' op tensor descriptor block and tensor types must match).
+    num_pid_m = tl.cdiv(M, BM)
+    num_pid_n = tl.cdiv(N, BN)
+    k_tiles = tl.cdiv(K, BK)
+    for tile in tl.range(tl.program_id(0), num_pid_m * num_pid_n, NUM_SMS, flatten=True,
+                         warp_specialize=WARP_SPECIALIZE):
+        pid_m, pid_n = _tile_of(tile, num_pid_m, num_pid_n, GROUP_M)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for ki in range(k_tiles):
+            a = a_desc.load([pid_m * BM, ki * BK])
+            b = b_desc.load([pid_n * BN, ki * BK])
+            acc = tl.dot(a, b.T, acc)
+        if SPLIT_EPILOGUE:
+            left, right = acc.reshape(BM, 2, BN // 2).permute(0, 2, 1).split()
+            c_desc.store([pid_m * BM, pid_n * BN], left.to(tl.float16))
+            c_desc.store([pid_m * BM, pid_n * BN + BN // 2], right.to(tl.float16))
+        else:
+            c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+
+
+@triton.jit
+def matmul_tma_ws_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # One tile per program through device-built descriptors, the k loop warp-specialized: on
+    # sm_90 (num_warps=4) a producer warp group issues the TMA loads into a ring of buffers,
+    # two consumer groups run wgmma. (With host descriptors Triton 3.6's Hopper pass fails:
+    # 'tt.descriptor_store' op tensor descriptor block and tensor types must match.)
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in tl.range(0, K, BK, warp_specialize=True):
+        a = a_desc.load([pid_m * BM, k])
+        b = b_desc.load([pid_n * BN, k])
+        acc = tl.dot(a, b.T, acc)
+    c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
