@@ -161,6 +161,16 @@ CASES.update({
     "triton_matmul_tma_ws": dict(fn=G.matmul_tma_ws_kernel, grid=(4, 4),
                                  args=[_t((MNK, MNK)), _t((MNK, MNK)), _t((MNK, MNK)), MNK, MNK, MNK],
                                  meta=dict(BM=128, BN=128, BK=64, num_warps=4, num_stages=3)),
+    # Any size: 500 x 500 x 480 (tails in every dimension: 16 tiles, the last k step half
+    # masked), fp16; then fp8 e4m3 in and out with B K-major (the tile loop as before).
+    "triton_matmul_persistent_masked": dict(fn=G.matmul_persistent_masked_kernel, grid=(6,),
+                                            args=[_t((500, 480)), _t((480, 500)), _t((500, 500)), 500, 500, 480,
+                                                  480, 500, 1, 500],
+                                            meta=dict(PERSISTENT)),
+    "triton_matmul_persistent_fp8_out": dict(fn=G.matmul_persistent_masked_kernel, grid=(6,),
+                                             args=[_t((500, 480), "float8e4nv"), _t((500, 480), "float8e4nv"),
+                                                   _t((500, 500), "float8e4nv"), 500, 500, 480, 480, 1, 480, 500],
+                                             meta=dict(PERSISTENT)),
     # fp8 e4m3: 256^3, 128 x 128 x 64 tiles (grid 2 x 2), through pointers and through TMA.
     "triton_matmul_fp8": dict(fn=G.matmul_fp8_kernel, grid=(2, 2),
                               args=[_t((256, 256), "float8e4nv"), _t((256, 256), "float8e4nv"), _t((256, 256)),

@@ -155,3 +155,32 @@ def matmul_tma_ws_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.
         b = b_desc.load([pid_n * BN, k])
         acc = tl.dot(a, b.T, acc)
     c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+
+
+@triton.jit
+def matmul_persistent_masked_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_bn, stride_cm,
+                                    NUM_SMS: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                                    GROUP_M: tl.constexpr):
+    # Persistent through pointers for any M, N, K: rows and columns past the edge clamped to
+    # 0 for the loads (tl.where), the k tail masked (cp.async with src-size 0 fills zeros),
+    # the stores masked. B's strides are given (K-major B: stride_bk = 1). C's dtype decides
+    # the epilogue (fp8 e4m3: cvt.rn.satfinite.e4m3x2.f32).
+    num_pid_m = tl.cdiv(M, BM)
+    num_pid_n = tl.cdiv(N, BN)
+    k_tiles = tl.cdiv(K, BK)
+    rk0 = tl.arange(0, BK)
+    for tile in tl.range(tl.program_id(0), num_pid_m * num_pid_n, NUM_SMS, flatten=True):
+        pid_m, pid_n = _tile_of(tile, num_pid_m, num_pid_n, GROUP_M)
+        rm = pid_m * BM + tl.arange(0, BM)
+        rn = pid_n * BN + tl.arange(0, BN)
+        am = tl.max_contiguous(tl.multiple_of(tl.where(rm < M, rm, 0), BM), BM)
+        bn = tl.max_contiguous(tl.multiple_of(tl.where(rn < N, rn, 0), BN), BN)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for ki in range(k_tiles):
+            rk = ki * BK + rk0
+            a = tl.load(a_ptr + am[:, None] * stride_am + rk[None, :], mask=rk0[None, :] < K - ki * BK, other=0.0)
+            b = tl.load(b_ptr + rk[:, None] * stride_bk + bn[None, :] * stride_bn, mask=rk0[:, None] < K - ki * BK,
+                        other=0.0)
+            acc = tl.dot(a, b, acc)
+        c = acc.to(c_ptr.dtype.element_ty)
+        tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], c, mask=(rm[:, None] < M) & (rn[None, :] < N))
