@@ -201,3 +201,47 @@ def attn_fwd_block_ptr_kernel(Q, K, V, Out, M, sm_scale, stride_h, stride_n, N_C
         acc, l_i, m_i = _attn_steps(acc, l_i, m_i, q, k_ptr, v_ptr, offs_m, 0, N_CTX, scale, BLOCK_N, False)
     tl.store(M + tl.program_id(1) * N_CTX + offs_m, m_i + tl.math.log2(l_i))
     tl.store(o_ptr, (acc / l_i[:, None]).to(Out.type.element_ty))
+
+
+@triton.jit
+def _desc_steps(acc, l_i, m_i, q, k_desc, v_desc, row0, offs_m, lo, hi, scale,
+                BLOCK_N: tl.constexpr, MASKED: tl.constexpr):
+    # Key blocks lo..hi of the head whose rows start at row0, through TMA descriptors.
+    for start_n in range(lo, hi, BLOCK_N):
+        s = tl.dot(q, k_desc.load([row0 + start_n, 0]).T) * scale
+        if MASKED:
+            s = tl.where(offs_m[:, None] >= start_n + tl.arange(0, BLOCK_N)[None, :], s, -1.0e6)
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.math.exp2(s - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = v_desc.load([row0 + start_n, 0])
+        acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+        m_i = m_new
+    return acc, l_i, m_i
+
+
+@triton.jit
+def attn_fwd_host_desc_kernel(sm_scale, M, q_desc, k_desc, v_desc, o_desc, N_CTX,
+                              HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                              CAUSAL: tl.constexpr):
+    # The forward through host TensorDescriptors over (B*H*N_CTX, HEAD_DIM): fp16, or fp8
+    # e5m2 (P converted to V's dtype; V not K-major, so Triton transposes it in shared
+    # memory for the second dot). Causal: the blocks below the diagonal, then the diagonal.
+    start_m = tl.program_id(0)
+    row0 = tl.program_id(1) * N_CTX
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    m_i = tl.full([BLOCK_M], -float("inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_M], tl.float32) + 1.0
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
+    scale = sm_scale * 1.4426950408889634
+    q = q_desc.load([row0 + start_m * BLOCK_M, 0])
+    if CAUSAL:
+        acc, l_i, m_i = _desc_steps(acc, l_i, m_i, q, k_desc, v_desc, row0, offs_m, 0, start_m * BLOCK_M, scale,
+                                    BLOCK_N, False)
+        acc, l_i, m_i = _desc_steps(acc, l_i, m_i, q, k_desc, v_desc, row0, offs_m, start_m * BLOCK_M,
+                                    (start_m + 1) * BLOCK_M, scale, BLOCK_N, True)
+    else:
+        acc, l_i, m_i = _desc_steps(acc, l_i, m_i, q, k_desc, v_desc, row0, offs_m, 0, N_CTX, scale, BLOCK_N, False)
+    tl.store(M + tl.program_id(1) * N_CTX + offs_m, m_i + tl.math.log2(l_i))
+    o_desc.store([row0 + start_m * BLOCK_M, 0], (acc / l_i[:, None]).to(o_desc.dtype))

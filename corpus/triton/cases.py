@@ -113,6 +113,21 @@ CASES.update({
                                             N_CTX * D, D, N_CTX],
                                       meta=dict(HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, CAUSAL=True, num_warps=8,
                                                 num_stages=3)),
+    # Forward through host TensorDescriptors over (B*H*N_CTX, HEAD_DIM): fp16 causal (two
+    # loops), fp8 e5m2 non-causal.
+    "triton_attn_fwd_host_tma": dict(fn=A.attn_fwd_host_desc_kernel, grid=(N_CTX // 128, BH),
+                                     args=[SM_SCALE, _t(ROWS, "float32"), _desc((BH * N_CTX, D), "float16", [128, D]),
+                                           _desc((BH * N_CTX, D), "float16", [64, D]),
+                                           _desc((BH * N_CTX, D), "float16", [64, D]),
+                                           _desc((BH * N_CTX, D), "float16", [128, D]), N_CTX],
+                                     meta=dict(HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, CAUSAL=True, num_warps=8,
+                                               num_stages=3)),
+    "triton_attn_fwd_fp8": dict(fn=A.attn_fwd_host_desc_kernel, grid=(N_CTX // 128, BH),
+                                args=[SM_SCALE, _t(ROWS, "float32"), _desc((BH * N_CTX, D), "float8e5", [128, D]),
+                                      _desc((BH * N_CTX, D), "float8e5", [64, D]),
+                                      _desc((BH * N_CTX, D), "float8e5", [64, D]),
+                                      _desc((BH * N_CTX, D), "float8e5", [128, D]), N_CTX],
+                                meta=dict(HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, CAUSAL=False, num_warps=4, num_stages=3)),
     # Backward: delta = rowsum(O dO), then dK/dV (64 keys a program) and dQ (64 queries).
     "triton_attn_bwd_delta": dict(fn=A.attn_bwd_delta_kernel, grid=(N_CTX // 128, BH),
                                   args=[_t(QKV), _t(QKV), _t(ROWS, "float32"), N_CTX],

@@ -183,3 +183,15 @@ def test_masked_persistent_matmul_stores_every_element_once(name, elem):
     assert r.metrics[GMMA] > 0
     if elem == 1:
         assert "cvt.rn.satfinite.e4m3x2.f32" in launch.ptx  # the fp8 epilogue
+
+
+@pytest.mark.parametrize("name,causal,elem", [("triton_attn_fwd_host_tma", True, 2), ("triton_attn_fwd_fp8", False, 1)])
+def test_attention_forward_through_host_descriptors(name, causal, elem):
+    # The tiles by TMA (fp8: half the bytes of fp16), M by the LSU.
+    launch, r = report(name)
+    assert not r.failed and launch.specs[2].startswith("tmap:")
+    assert r.metrics[TMA_LD] == attention_fwd_loads(causal) // 2 * elem
+    assert r.metrics[TMA_ST] == BH * N * D * elem
+    assert r.metrics[ST] == BH * N * 4 // SEC and r.metrics[LD] == 0
+    steps = 6 if causal else 8
+    assert r.metrics[GMMA] * 8 == report("triton_attn_fwd")[1].metrics[GMMA] * steps * elem // 2
