@@ -171,6 +171,12 @@ CASES.update({
                                               _desc((MNK, MNK), "float16", [128, 64]), MNK, MNK, MNK],
                                         meta=dict(PERSISTENT, num_warps=4, SPLIT_EPILOGUE=True,
                                                   WARP_SPECIALIZE=True)),
+    # The same kernel, not warp-specialized, fp8 e4m3 in and out, 128 x 128 x 128 tiles.
+    "triton_matmul_persistent_fp8_tma": dict(fn=G.matmul_persistent_ws_kernel, grid=(6,),
+                                             args=[_desc((MNK, MNK), "float8e4nv", [128, 128]),
+                                                   _desc((MNK, MNK), "float8e4nv", [128, 128]),
+                                                   _desc((MNK, MNK), "float8e4nv", [128, 64]), MNK, MNK, MNK],
+                                             meta=dict(PERSISTENT, BK=128, SPLIT_EPILOGUE=True, WARP_SPECIALIZE=False)),
     # 512^3 through device descriptors, one tile a program (grid 4 x 4), the k loop
     # warp-specialized (3 warp groups).
     "triton_matmul_tma_ws": dict(fn=G.matmul_tma_ws_kernel, grid=(4, 4),

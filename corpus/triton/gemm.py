@@ -132,10 +132,10 @@ def matmul_persistent_ws_kernel(a_desc, b_desc, c_desc, M, N, K, NUM_SMS: tl.con
             acc = tl.dot(a, b.T, acc)
         if SPLIT_EPILOGUE:
             left, right = acc.reshape(BM, 2, BN // 2).permute(0, 2, 1).split()
-            c_desc.store([pid_m * BM, pid_n * BN], left.to(tl.float16))
-            c_desc.store([pid_m * BM, pid_n * BN + BN // 2], right.to(tl.float16))
+            c_desc.store([pid_m * BM, pid_n * BN], left.to(c_desc.dtype))
+            c_desc.store([pid_m * BM, pid_n * BN + BN // 2], right.to(c_desc.dtype))
         else:
-            c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+            c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
 
 
 @triton.jit

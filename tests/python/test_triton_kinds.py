@@ -121,6 +121,16 @@ def test_persistent_matmul_covers_every_tile_once(name):
     assert r.metrics[GMMA] == report("triton_matmul_persistent")[1].metrics[GMMA] > 0
 
 
+def test_fp8_persistent_tma_gemm():
+    # fp8 in and out through TMA: half the bytes of the fp16 persistent GEMM each way; the
+    # epilogue converts pairs to e4m3 (cvt.rn.satfinite.e4m3x2.f32) and stores two halves.
+    launch, r = report("triton_matmul_persistent_fp8_tma")
+    fp16 = report("triton_matmul_persistent_tma")[1]
+    assert not r.failed and "cvt.rn.satfinite.e4m3x2.f32" in launch.ptx
+    assert r.metrics[TMA_LD] * 2 == fp16.metrics[TMA_LD] and r.metrics[TMA_ST] * 2 == fp16.metrics[TMA_ST]
+    assert r.metrics[GMMA] > 0
+
+
 def test_fp8_gemm():
     # 2 x 2 tiles of 128 x 128, each a 128 x 256 strip of A and B (1 byte each).
     strips = 4 * 2 * 128 * 256
