@@ -33,7 +33,8 @@ FAMILIES = [
      "`.L1::no_allocate`, `.L2::64B/128B/256B`, `.L2::cache_hint` and its policy operand) change no address"),
     ("Warp", "emu/exec_warp.cc", "shuffles, votes, `match`, `redux`, `activemask`"),
     ("Control", "emu/control.cc", "branches (divergence and reconvergence), calls, returns, barriers "
-     "(`bar.sync` with counts, `bar.arrive`, `bar.red`)"),
+     "(`bar.sync` with counts, `bar.arrive`, `bar.red`); `vprintf` runs as a no-op, a failed `assert()` "
+     "(`__assertfail`) stops the run with its expression, file and line"),
     ("Tensor", "emu/exec_mma.cc, exec_wmma.cc, exec_wgmma.cc", "tensor cores, computed exactly: `mma.sync` "
      "fragments, `wmma` loads, stores and products as ptxas tiles them, `wgmma` through shared-memory "
      "descriptors ([tensor-cores.md](tensor-cores.md))"),

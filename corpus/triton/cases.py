@@ -5,11 +5,22 @@ Each case: the kernel, its grid, its arguments as (kind, ...) tuples that either
 into tensors (stand-ins here, torch tensors on the GPU), and its meta-parameters.
 
     ("tensor", shape, dtype)    a tensor (contents: zeros here; on the GPU, random values,
-                                which no address depends on)
+                                which no address depends on; integer tensors are zeros on
+                                both sides: locks and counters)
+    ("desc", ("tensor", ...), block_shape)
+                                a host TensorDescriptor (triton.tools.tensor_descriptor) over
+                                that tensor with that block shape: tmap: here, a real one on
+                                the GPU
     an int or a float           as it is
+
+Kernels that build descriptors on the device (tl.make_tensor_descriptor) need Triton's
+allocator on the GPU (measure.py sets one); here their global scratch is a buffer.
 """
 
+import attention as A
+import gemm as G
 import kernels as K
+import norms as L
 
 CASES = {
     # 64K floats, 64 programs of 1024: x + y -> out.
@@ -64,6 +75,163 @@ CASES = {
 }
 
 
-def make_args(case, make_tensor):
-    """The case's arguments with each ("tensor", shape, dtype) made by make_tensor(shape, dtype)."""
-    return [make_tensor(a[1], a[2]) if isinstance(a, tuple) and a[0] == "tensor" else a for a in case["args"]]
+def _t(shape, dtype="float16"):
+    return ("tensor", shape, dtype)
+
+
+def _desc(shape, dtype, block):
+    return ("desc", _t(shape, dtype), block)
+
+
+# Attention: B*H = 4 heads of N_CTX = 256, HEAD_DIM = 64, fp16; M (log2-sum-exp2) and Delta fp32.
+BH, N_CTX, D = 4, 256, 64
+QKV = (BH, N_CTX, D)
+ROWS = (BH, N_CTX)
+SM_SCALE = 0.125
+CASES.update({
+    # Forward, pointer loads: 128 queries a program (grid 2 x 4), 64 keys a step.
+    "triton_attn_fwd": dict(fn=A.attn_fwd_kernel, grid=(N_CTX // 128, BH),
+                            args=[_t(QKV), _t(QKV), _t(QKV), _t(QKV), _t(ROWS, "float32"), SM_SCALE, N_CTX * D, N_CTX],
+                            meta=dict(HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, CAUSAL=False, num_warps=8, num_stages=3)),
+    "triton_attn_fwd_causal": dict(fn=A.attn_fwd_kernel, grid=(N_CTX // 128, BH),
+                                   args=[_t(QKV), _t(QKV), _t(QKV), _t(QKV), _t(ROWS, "float32"), SM_SCALE, N_CTX * D, N_CTX],
+                                   meta=dict(HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, CAUSAL=True, num_warps=8, num_stages=3)),
+    # Forward through device-built TMA descriptors, then with the key loop warp-specialized
+    # (on sm_90 Triton 3.6 specializes only with num_warps=4 and TMA loads: num_warps=8 is
+    # silently not specialized, pointer loads fail in NVGPUWarpSpecialization).
+    "triton_attn_fwd_tma": dict(fn=A.attn_fwd_desc_kernel, grid=(N_CTX // 128, BH),
+                                args=[_t(QKV), _t(QKV), _t(QKV), _t(QKV), SM_SCALE, N_CTX, BH],
+                                meta=dict(HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, WARP_SPECIALIZE=False,
+                                          num_warps=8, num_stages=3)),
+    "triton_attn_fwd_ws": dict(fn=A.attn_fwd_desc_kernel, grid=(N_CTX // 128, BH),
+                               args=[_t(QKV), _t(QKV), _t(QKV), _t(QKV), SM_SCALE, N_CTX, BH],
+                               meta=dict(HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, WARP_SPECIALIZE=True,
+                                         num_warps=4, num_stages=3)),
+    # Forward through block pointers, causal in two loops (below the diagonal, on it).
+    "triton_attn_fwd_block_ptr": dict(fn=A.attn_fwd_block_ptr_kernel, grid=(N_CTX // 128, BH),
+                                      args=[_t(QKV), _t(QKV), _t(QKV), _t(QKV), _t(ROWS, "float32"), SM_SCALE,
+                                            N_CTX * D, D, N_CTX],
+                                      meta=dict(HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, CAUSAL=True, num_warps=8,
+                                                num_stages=3)),
+    # Forward through host TensorDescriptors over (B*H*N_CTX, HEAD_DIM): fp16 causal (two
+    # loops), fp8 e5m2 non-causal.
+    "triton_attn_fwd_host_tma": dict(fn=A.attn_fwd_host_desc_kernel, grid=(N_CTX // 128, BH),
+                                     args=[SM_SCALE, _t(ROWS, "float32"), _desc((BH * N_CTX, D), "float16", [128, D]),
+                                           _desc((BH * N_CTX, D), "float16", [64, D]),
+                                           _desc((BH * N_CTX, D), "float16", [64, D]),
+                                           _desc((BH * N_CTX, D), "float16", [128, D]), N_CTX],
+                                     meta=dict(HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, CAUSAL=True, num_warps=8,
+                                               num_stages=3)),
+    "triton_attn_fwd_fp8": dict(fn=A.attn_fwd_host_desc_kernel, grid=(N_CTX // 128, BH),
+                                args=[SM_SCALE, _t(ROWS, "float32"), _desc((BH * N_CTX, D), "float8e5", [128, D]),
+                                      _desc((BH * N_CTX, D), "float8e5", [64, D]),
+                                      _desc((BH * N_CTX, D), "float8e5", [64, D]),
+                                      _desc((BH * N_CTX, D), "float8e5", [128, D]), N_CTX],
+                                meta=dict(HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, CAUSAL=False, num_warps=4, num_stages=3)),
+    # Backward: delta = rowsum(O dO), then dK/dV (64 keys a program) and dQ (64 queries).
+    "triton_attn_bwd_delta": dict(fn=A.attn_bwd_delta_kernel, grid=(N_CTX // 128, BH),
+                                  args=[_t(QKV), _t(QKV), _t(ROWS, "float32"), N_CTX],
+                                  meta=dict(HEAD_DIM=D, BLOCK_M=128, num_warps=4)),
+    "triton_attn_bwd_dkdv": dict(fn=A.attn_bwd_dkdv_kernel, grid=(N_CTX // 64, BH),
+                                 args=[_t(QKV), _t(QKV), _t(QKV), _t(QKV), _t(ROWS, "float32"), _t(ROWS, "float32"),
+                                       _t(QKV), _t(QKV), SM_SCALE, N_CTX],
+                                 meta=dict(HEAD_DIM=D, BLOCK_M=64, BLOCK_N=64, CAUSAL=False, num_warps=4, num_stages=2)),
+    "triton_attn_bwd_dkdv_causal": dict(fn=A.attn_bwd_dkdv_kernel, grid=(N_CTX // 64, BH),
+                                        args=[_t(QKV), _t(QKV), _t(QKV), _t(QKV), _t(ROWS, "float32"),
+                                              _t(ROWS, "float32"), _t(QKV), _t(QKV), SM_SCALE, N_CTX],
+                                        meta=dict(HEAD_DIM=D, BLOCK_M=64, BLOCK_N=64, CAUSAL=True, num_warps=4,
+                                                  num_stages=2)),
+    "triton_attn_bwd_dq": dict(fn=A.attn_bwd_dq_kernel, grid=(N_CTX // 64, BH),
+                               args=[_t(QKV), _t(QKV), _t(QKV), _t(QKV), _t(ROWS, "float32"), _t(ROWS, "float32"),
+                                     _t(QKV), SM_SCALE, N_CTX],
+                               meta=dict(HEAD_DIM=D, BLOCK_M=64, BLOCK_N=64, CAUSAL=True, num_warps=4, num_stages=2)),
+})
+
+# GEMMs: 512^3 fp16, 128 x 128 x 64 tiles (16 output tiles) on 6 persistent programs (2 or 3
+# tiles each); B given as (N, K).
+MNK = 512
+PERSISTENT = dict(NUM_SMS=6, BM=128, BN=128, BK=64, GROUP_M=4, num_warps=8, num_stages=3)
+CASES.update({
+    "triton_matmul_persistent": dict(fn=G.matmul_persistent_kernel, grid=(6,),
+                                     args=[_t((MNK, MNK)), _t((MNK, MNK)), _t((MNK, MNK)), MNK, MNK, MNK],
+                                     meta=dict(PERSISTENT)),
+    "triton_matmul_persistent_tma": dict(fn=G.matmul_persistent_tma_kernel, grid=(6,),
+                                         args=[_desc((MNK, MNK), "float16", [128, 64]),
+                                               _desc((MNK, MNK), "float16", [128, 64]),
+                                               _desc((MNK, MNK), "float16", [128, 128]), MNK, MNK, MNK],
+                                         meta=dict(PERSISTENT)),
+    "triton_matmul_persistent_devdesc": dict(fn=G.matmul_persistent_devdesc_kernel, grid=(6,),
+                                             args=[_t((MNK, MNK)), _t((MNK, MNK)), _t((MNK, MNK)), MNK, MNK, MNK],
+                                             meta=dict(PERSISTENT, FLATTEN=True)),
+    # Flattened and marked warp_specialize (Triton 3.6 does not specialize it on sm_90: see
+    # gemm.py), the epilogue in halves.
+    "triton_matmul_persistent_ws": dict(fn=G.matmul_persistent_ws_kernel, grid=(6,),
+                                        args=[_desc((MNK, MNK), "float16", [128, 64]),
+                                              _desc((MNK, MNK), "float16", [128, 64]),
+                                              _desc((MNK, MNK), "float16", [128, 64]), MNK, MNK, MNK],
+                                        meta=dict(PERSISTENT, num_warps=4, SPLIT_EPILOGUE=True,
+                                                  WARP_SPECIALIZE=True)),
+    # The same kernel, not warp-specialized, fp8 e4m3 in and out, 128 x 128 x 128 tiles.
+    "triton_matmul_persistent_fp8_tma": dict(fn=G.matmul_persistent_ws_kernel, grid=(6,),
+                                             args=[_desc((MNK, MNK), "float8e4nv", [128, 128]),
+                                                   _desc((MNK, MNK), "float8e4nv", [128, 128]),
+                                                   _desc((MNK, MNK), "float8e4nv", [128, 64]), MNK, MNK, MNK],
+                                             meta=dict(PERSISTENT, BK=128, SPLIT_EPILOGUE=True, WARP_SPECIALIZE=False)),
+    # 512^3 through device descriptors, one tile a program (grid 4 x 4), the k loop
+    # warp-specialized (3 warp groups).
+    "triton_matmul_tma_ws": dict(fn=G.matmul_tma_ws_kernel, grid=(4, 4),
+                                 args=[_t((MNK, MNK)), _t((MNK, MNK)), _t((MNK, MNK)), MNK, MNK, MNK],
+                                 meta=dict(BM=128, BN=128, BK=64, num_warps=4, num_stages=3)),
+    # Any size: 500 x 500 x 480 (tails in every dimension: 16 tiles, the last k step half
+    # masked), fp16; then fp8 e4m3 in and out with B K-major (the tile loop as before).
+    "triton_matmul_persistent_masked": dict(fn=G.matmul_persistent_masked_kernel, grid=(6,),
+                                            args=[_t((500, 480)), _t((480, 500)), _t((500, 500)), 500, 500, 480,
+                                                  480, 500, 1, 500],
+                                            meta=dict(PERSISTENT)),
+    "triton_matmul_persistent_fp8_out": dict(fn=G.matmul_persistent_masked_kernel, grid=(6,),
+                                             args=[_t((500, 480), "float8e4nv"), _t((500, 480), "float8e4nv"),
+                                                   _t((500, 500), "float8e4nv"), 500, 500, 480, 480, 1, 480, 500],
+                                             meta=dict(PERSISTENT)),
+    # fp8 e4m3: 256^3, 128 x 128 x 64 tiles (grid 2 x 2), through pointers and through TMA.
+    "triton_matmul_fp8": dict(fn=G.matmul_fp8_kernel, grid=(2, 2),
+                              args=[_t((256, 256), "float8e4nv"), _t((256, 256), "float8e4nv"), _t((256, 256)),
+                                    256, 256, 256],
+                              meta=dict(BM=128, BN=128, BK=64, num_warps=4, num_stages=3)),
+    "triton_matmul_fp8_tma": dict(fn=G.matmul_fp8_tma_kernel, grid=(2, 2),
+                                  args=[_desc((256, 256), "float8e4nv", [128, 128]),
+                                        _desc((256, 256), "float8e4nv", [128, 128]),
+                                        _desc((256, 256), "float16", [128, 128]), 256],
+                                  meta=dict(BM=128, BN=128, BK=128, num_warps=4, num_stages=3)),
+})
+
+# Layernorm backward: 64 rows of 768 fp16, partial dw/db in GROUP = 8 rows under 8 locks
+# (Lock: 8 locks then 8 counts, int32 zeros), then their column sums, 128 columns a program.
+LN_M, LN_N, GROUP = 64, 768, 8
+CASES.update({
+    "triton_layernorm_bwd_dx": dict(fn=L.layernorm_bwd_dx_kernel, grid=(LN_M,),
+                                    args=[_t((LN_M, LN_N)), _t((LN_M, LN_N)), _t((GROUP, LN_N)), _t((GROUP, LN_N)),
+                                          _t((LN_M, LN_N)), _t((LN_N,)), _t((LN_M,), "float32"), _t((LN_M,), "float32"),
+                                          _t((2 * GROUP,), "int32"), LN_N, LN_N],
+                                    meta=dict(GROUP=GROUP, BLOCK=1024, num_warps=8)),
+    "triton_layernorm_bwd_dwdb": dict(fn=L.layernorm_bwd_dwdb_kernel, grid=(LN_N // 128,),
+                                      args=[_t((GROUP, LN_N)), _t((GROUP, LN_N)), _t((LN_N,)), _t((LN_N,)), GROUP, LN_N],
+                                      meta=dict(BLOCK_M=8, BLOCK_N=128, num_warps=4)),
+})
+
+
+def make_args(case, make_tensor, make_desc=None):
+    """The case's arguments with each ("tensor", shape, dtype) made by make_tensor(shape, dtype)
+    and each ("desc", tensor, block_shape) by make_desc(tensor made, block_shape) (default:
+    TensorDescriptor.from_tensor)."""
+    if make_desc is None:
+        def make_desc(t, block):
+            from triton.tools.tensor_descriptor import TensorDescriptor
+            return TensorDescriptor.from_tensor(t, list(block))
+
+    def made(a):
+        if isinstance(a, tuple) and a[0] == "tensor":
+            return make_tensor(a[1], a[2])
+        if isinstance(a, tuple) and a[0] == "desc":
+            return make_desc(made(a[1]), a[2])
+        return a
+    return [made(a) for a in case["args"]]

@@ -35,7 +35,7 @@ def case_names():
     """Names and kernels without importing Triton (measure.py --list's source of truth is
     cases.py; here its names are read from the file, so no GPU stack is needed)."""
     text = open(os.path.join(HERE, "cases.py")).read()
-    return re.findall(r'^\s+"(triton_\w+)": dict\(fn=K\.(\w+),', text, re.M)
+    return re.findall(r'^\s+"(triton_\w+)": dict\(fn=\w+\.(\w+),', text, re.M)
 
 
 def source_sass_totals(path):

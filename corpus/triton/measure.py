@@ -24,7 +24,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cases as C  # noqa: E402
 
-TORCH_DTYPES = {"float16": "float16", "float32": "float32", "bfloat16": "bfloat16", "int32": "int32"}
+TORCH_DTYPES = {"float16": "float16", "float32": "float32", "bfloat16": "bfloat16", "int32": "int32",
+                "float8e4nv": "float8_e4m3fn", "float8e5": "float8_e5m2"}
 
 
 def kernel_name(case):
@@ -47,13 +48,23 @@ def main():
 
     def make(shape, dtype):
         t = getattr(torch, TORCH_DTYPES[dtype])
-        if t.is_floating_point:
-            return torch.randn(shape, dtype=t, device="cuda")
-        return torch.zeros(shape, dtype=t, device="cuda")
+        if t.is_floating_point:  # fp8 has no randn: fp16 values converted
+            return torch.randn(shape, dtype=torch.float16, device="cuda").to(t)
+        return torch.zeros(shape, dtype=t, device="cuda")  # integers: locks and counters start at 0
 
+    # Descriptors the kernel builds itself (tl.make_tensor_descriptor) live in global
+    # scratch that Triton's launcher takes from this allocator.
+    import triton
+
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+    # ("desc", tensor, block) arguments: TensorDescriptor.from_tensor over the torch tensor.
     kernel_args = C.make_args(case, make)
     grid = case["grid"]
     case["fn"][grid](*kernel_args, **case["meta"])  # compiles; profiled away by --launch-skip 1
+    torch.cuda.synchronize()
+    for a in kernel_args:  # locks and counters as the first launch found them (zeros)
+        if isinstance(a, torch.Tensor) and not a.is_floating_point():
+            a.zero_()
     torch.cuda.synchronize()
     case["fn"][grid](*kernel_args, **case["meta"])
     torch.cuda.synchronize()

@@ -7,6 +7,7 @@
 
 #include "emu/exec.h"
 #include "emu/lanes.h"
+#include "emu/tensor_values.h"
 
 namespace warpscope::emu {
 namespace {
@@ -147,9 +148,58 @@ bool exec_mov(const Op& op, Warp& w, std::uint32_t mask) {
   return false;
 }
 
+bool is_fp8x2(Type t) { return t == Type::E4M3x2 || t == Type::E5M2x2; }
+ptx::TensorType fp8_of(Type t) { return t == Type::E4M3x2 ? ptx::TensorType::E4M3 : ptx::TensorType::E5M2; }
+
+// The fp8 pairs (16 bits, the first value in the upper byte, as f16x2 keeps its first in the
+// upper half):
+//   cvt.rn.satfinite{.relu}.e4m3x2.f32 d, a, b      d = e4m3(a) << 8 | e4m3(b)
+//   cvt.rn.satfinite{.relu}.e4m3x2.f16x2 d, a       each half of a to its byte
+//   cvt.rn{.relu}.f16x2.e4m3x2 d, a                 each byte of a to its half (exact)
+// (e5m2x2 alike; bf16x2 sources as f16x2.)
+bool exec_cvt_fp8(const Op& op, Warp& w, std::uint32_t mask, bool relu, bool satfinite) {
+  std::uint64_t* d = w.row(op.dst[0]);
+  const std::uint64_t* a = w.row(op.src[0]);
+  if (is_fp8x2(op.type)) {
+    const ptx::TensorType t = fp8_of(op.type);
+    if (op.type2 == Type::F32 && op.nsrc == 2) {
+      const std::uint64_t* b = w.row(op.src[1]);
+      for_lanes(mask, [&](int l) {
+        d[l] = encode_fp8(t, from_bits<float>(a[l]), satfinite, relu) << 8 |
+               encode_fp8(t, from_bits<float>(b[l]), satfinite, relu);
+      });
+      return true;
+    }
+    if ((op.type2 == Type::F16x2 || op.type2 == Type::BF16x2) && op.nsrc == 1) {
+      const Type half = op.type2 == Type::F16x2 ? Type::F16 : Type::BF16;
+      for_lanes(mask, [&](int l) {
+        const auto hi = static_cast<float>(read_number(half, (a[l] >> 16) & 0xffffu).f);
+        const auto lo = static_cast<float>(read_number(half, a[l] & 0xffffu).f);
+        d[l] = encode_fp8(t, hi, satfinite, relu) << 8 | encode_fp8(t, lo, satfinite, relu);
+      });
+      return true;
+    }
+    return false;
+  }
+  if (op.type != Type::F16x2 || !is_fp8x2(op.type2) || op.nsrc != 1) return false;
+  const ptx::TensorType t = fp8_of(op.type2);
+  for_lanes(mask, [&](int l) {
+    auto half_of = [&](std::uint32_t byte) {
+      Number n;
+      n.is_float = true;
+      n.f = decode_float(t, byte);
+      if (relu && !(n.f > 0)) n.f = 0;
+      return write_number(Type::F16, n, Rounding::Rn, false, false) & 0xffffu;
+    };
+    d[l] = half_of(static_cast<std::uint32_t>(a[l] >> 8) & 0xffu) << 16 | half_of(static_cast<std::uint32_t>(a[l]) & 0xffu);
+  });
+  return true;
+}
+
 bool exec_cvt(const Op& op, Warp& w, std::uint32_t mask) {
   std::uint64_t* d = w.row(op.dst[0]);
   const bool sat = op.has(ptx::flag::Sat), relu = op.has(ptx::flag::Relu), satfinite = op.has(ptx::flag::SatFinite);
+  if (is_fp8x2(op.type) || is_fp8x2(op.type2)) return exec_cvt_fp8(op, w, mask, relu, satfinite);
   if ((op.type == Type::F16x2 || op.type == Type::BF16x2) && op.nsrc == 2) {
     // cvt.rn.f16x2.f32 d, a, b: a goes to the upper half.
     Type half = op.type == Type::F16x2 ? Type::F16 : Type::BF16;

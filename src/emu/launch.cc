@@ -180,6 +180,9 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   std::uint64_t unit_blocks = 0;
   for (const auto& u : units) unit_blocks += u.size();
   int workers = options.workers > 0 ? options.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // Blocks that wait on each other (a global lock) run in order on one worker: parallel
+  // workers would make the spins, and the figures, depend on the threads' timing.
+  if (p.waits_on_other_blocks) workers = 1;
   workers = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(workers), units.size()));
   std::atomic<bool> stop{false};
   launch.stop = &stop;

@@ -6,7 +6,8 @@
 //                          {emu::KernelArg::of(out), emu::KernelArg::of(in), emu::KernelArg::of(1024)},
 //                          memory, {}, [] { return std::make_unique<MyListener>(); });
 //
-// Blocks run in parallel on `workers` threads. Each worker gets its own listener from the
+// Blocks run in parallel on `workers` threads (on one, in block order, when the kernel
+// waits on other blocks: Program::waits_on_other_blocks). Each worker gets its own listener from the
 // factory and sees whole blocks; RunReport::listeners holds them, in worker order, for
 // the caller to merge. Setup problems (unknown kernel, wrong arguments, link errors) are
 // Error values; problems found while running are RunReport::diagnostics.

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace warpscope::emu {
 namespace {
@@ -58,6 +59,44 @@ bool polls_memory(const ptx::Instruction& inst) {
              inst.text.find(".relaxed") != std::string::npos || inst.text.find(".cv") != std::string::npos;
     default: return false;
   }
+}
+
+// Program::waits_on_other_blocks: a loop (a backward branch and its body) in which a
+// branch's predicate derives from what a memory poll outside shared memory (which only the
+// block's own warps change) read: a lock's cas, a flag's volatile load. The value may pass
+// through shared memory (Triton broadcasts a scalar atomic's result: st.shared, bar.sync,
+// ld.shared). A global atomic whose result decides nothing (a grid-stride atomicAdd) does
+// not count: its figures do not depend on the order of the blocks.
+bool polls_other_blocks_in_a_loop(const std::vector<Op>& code) {
+  auto polls_outside_the_block = [](const Op& op) {
+    const bool memory = op.opcode == Opcode::Atom || op.opcode == Opcode::Ld || op.opcode == Opcode::Ldu;
+    return op.polls && memory && op.space != ptx::Space::Shared;
+  };
+  if (std::none_of(code.begin(), code.end(), polls_outside_the_block)) return false;
+  std::unordered_set<std::uint32_t> tainted;
+  for (std::uint32_t b = 0; b < code.size(); ++b) {
+    const Op& back = code[b];
+    if (back.opcode != Opcode::Bra || back.target > b) continue;
+    tainted.clear();
+    bool through_shared = false;
+    // Twice over the body: values carried around the loop.
+    for (int pass = 0; pass < 2; ++pass) {
+      for (std::uint32_t pc = back.target; pc <= b; ++pc) {
+        const Op& op = code[pc];
+        if (op.opcode == Opcode::Bra) {
+          if (op.guard != kNoRow && tainted.count(op.guard) != 0) return true;
+          continue;
+        }
+        bool from_poll = polls_outside_the_block(op);
+        for (int k = 0; k < op.nsrc && !from_poll; ++k) from_poll = tainted.count(op.src[static_cast<std::size_t>(k)]) != 0;
+        if (op.opcode == Opcode::Ld && op.space == ptx::Space::Shared && through_shared) from_poll = true;
+        if (!from_poll) continue;
+        if (op.opcode == Opcode::St && op.space == ptx::Space::Shared) through_shared = true;
+        for (int k = 0; k < op.ndst; ++k) tainted.insert(op.dst[static_cast<std::size_t>(k)]);
+      }
+    }
+  }
+  return false;
 }
 
 class Linker {
@@ -111,6 +150,7 @@ class Linker {
     for (int f : order_)
       set_reconvergence_points(p_, entry_[f],
                                entry_[f] + static_cast<std::uint32_t>(m_.functions[static_cast<std::size_t>(f)].body.size()) + 1);
+    p_.waits_on_other_blocks = polls_other_blocks_in_a_loop(p_.code);
     p_.first_constant_row = next_row_;
     p_.num_rows = next_row_ + static_cast<std::uint32_t>(p_.constants.size());
     // Constant rows were numbered as they were met: shift them after the sreg rows.

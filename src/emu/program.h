@@ -134,6 +134,11 @@ struct Program {
   std::vector<Region> regions;              // shared variables, then .global variables
   std::vector<TensorOperands> tensor_operands;  // Op::tensor indexes this
   std::vector<OperandRow> operand_rows;     // the Async family's operands (Op::operands)
+  // A loop polls global (or generic) memory: an atomic or a volatile/relaxed/acquire load
+  // between a backward branch and its target (a lock, a flag another block sets). Such a
+  // kernel's blocks run one after another on one worker (launch.h), so that each wait spins
+  // as few times as the block order allows, the same every run.
+  bool waits_on_other_blocks = false;
 };
 
 // Links `kernel` (an .entry index) and every function it calls. Module-scope .global

@@ -280,5 +280,93 @@ TEST(Run, SampledBlocksAndWorkers) {
   EXPECT_EQ(all.accesses.size(), 3u * 8 * 16);
 }
 
+// Thread 0 of each block takes a global lock (atom.cas until it reads 0), adds one to a
+// counter, releases it (atom.exch), as Triton's layernorm backward does with its partial
+// sums. With blocks on parallel workers, a block would spin while another worker's block
+// holds the lock, as often as the threads' timing has it; in block order on one worker each
+// block takes the lock at its first try.
+constexpr const char* kSpinLock = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry lock_count(.param .u64 lock_count_param_0, .param .u64 lock_count_param_1)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [lock_count_param_0];
+	ld.param.u64 %rd2, [lock_count_param_1];
+	mov.u32 %r1, %tid.x;
+	setp.ne.s32 %p1, %r1, 0;
+	@%p1 bra DONE;
+SPIN:
+	atom.global.cas.b32 %r2, [%rd1], 0, 1;
+	setp.ne.s32 %p2, %r2, 0;
+	@%p2 bra SPIN;
+	ld.volatile.global.u32 %r3, [%rd2];
+	add.s32 %r4, %r3, 1;
+	st.volatile.global.u32 [%rd2], %r4;
+	membar.gl;
+	atom.global.exch.b32 %r5, [%rd1], 0;
+DONE:
+	ret;
+}
+)";
+
+TEST(Run, BlocksWaitingOnEachOtherRunInOrderOnOneWorker) {
+  auto m = ptx::parse(kSpinLock, "lock.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    GlobalMemory memory;
+    auto lock = memory.allocate(4, "lock");
+    auto counter = memory.allocate(4, "counter");
+    RunOptions options;
+    options.workers = 4;
+    auto report = run(*m, "lock_count", {{256, 1, 1}, {32, 1, 1}}, {KernelArg::of(lock), KernelArg::of(counter)},
+                      memory, options);
+    ASSERT_TRUE(report) << report.error().render();
+    EXPECT_TRUE(report->diagnostics.empty()) << diagnostics_text(*report);
+    EXPECT_EQ(report->workers, 1);
+    EXPECT_EQ(read_buffer<std::uint32_t>(memory, counter)[0], 256u);
+    std::uint64_t tries = 0;
+    for (std::size_t pc = 0; pc < report->instructions.size(); ++pc)
+      if (report->instructions[pc] && report->instructions[pc]->text.find("atom.global.cas") != std::string::npos)
+        tries += report->executed[pc];
+    EXPECT_EQ(tries, 256u);  // one per block: the fewest
+  }
+}
+
+TEST(Run, AtomicsThatDecideNoBranchKeepParallelWorkers) {
+  // A loop of atomic adds whose results decide nothing (the loop counts to 4): the blocks'
+  // order changes no figure, they stay on parallel workers.
+  const std::string text = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry add_loop(.param .u64 add_loop_param_0)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [add_loop_param_0];
+	mov.u32 %r1, 0;
+LOOP:
+	atom.global.add.u32 %r2, [%rd1], 1;
+	add.s32 %r1, %r1, 1;
+	setp.lt.s32 %p1, %r1, 4;
+	@%p1 bra LOOP;
+	ret;
+}
+)";
+  auto m = ptx::parse(text, "add_loop.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  GlobalMemory memory;
+  auto counter = memory.allocate(4, "counter");
+  RunOptions options;
+  options.workers = 4;
+  auto report = run(*m, "add_loop", {{64, 1, 1}, {32, 1, 1}}, {KernelArg::of(counter)}, memory, options);
+  ASSERT_TRUE(report) << report.error().render();
+  EXPECT_EQ(report->workers, 4);
+  EXPECT_EQ(read_buffer<std::uint32_t>(memory, counter)[0], 64u * 32 * 4);
+}
+
 }  // namespace
 }  // namespace warpscope::emu

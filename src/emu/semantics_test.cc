@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "emu/emu_test_util.h"
+#include "emu/tensor_values.h"
 
 namespace warpscope::emu {
 namespace {
@@ -158,6 +159,45 @@ TEST(Semantics, NamedBarrierWithCount) {
       "$L__out:\n\tcvt.u64.u32 %rd3, %r0;\n\tst.global.u64 [%rd1], %rd3;",
       "", 96);
   EXPECT_EQ(v[95], 95u);
+}
+
+// fp8 pairs as Triton converts to and from them (an fp8 GEMM's output, fp8 inputs widened):
+// f32 pairs to e4m3x2 / e5m2x2 rounding to nearest even and saturating, and back to f16x2.
+TEST(Semantics, Fp8PairConversions) {
+  // Lane l converts a = l * 0.3 - 4 (upper byte) and b = (l - 16) * 40 (lower byte).
+  auto v = run_body(
+      "\tcvt.rn.f32.u32 %f1, %r0;\n\tmul.f32 %f2, %f1, 0f3E99999A;\n\tsub.f32 %f2, %f2, 0f40800000;\n"
+      "\tsub.f32 %f3, %f1, 0f41800000;\n\tmul.f32 %f3, %f3, 0f42200000;\n"
+      "\tcvt.rn.satfinite.e4m3x2.f32 %rs1, %f2, %f3;\n\tcvt.rn.satfinite.e5m2x2.f32 %rs2, %f2, %f3;\n"
+      "\tcvt.rn.f16x2.e4m3x2 %r1, %rs1;\n\tcvt.rn.f16x2.e5m2x2 %r2, %rs2;\n"
+      "\tcvt.u64.u16 %rd3, %rs1;\n\tcvt.u64.u16 %rd4, %rs2;\n\tshl.b64 %rd4, %rd4, 16;\n\tor.b64 %rd3, %rd3, %rd4;\n"
+      "\tcvt.u64.u32 %rd5, %r1;\n\tshl.b64 %rd5, %rd5, 32;\n\tor.b64 %rd3, %rd3, %rd5;\n"
+      "\tst.global.u64 [%rd1], %rd3;");
+  ASSERT_EQ(v.size(), 32u);
+  // Brute force: the nearest fp8 value (ties: even code), saturating at the largest finite.
+  auto nearest = [](ptx::TensorType t, float x) {
+    const std::uint32_t top = t == ptx::TensorType::E4M3 ? 0x7eu : 0x7bu;
+    std::uint32_t best = 0;
+    double best_d = 1e300;
+    for (std::uint32_t c = 0; c <= top; ++c) {
+      const double d = std::fabs(std::fabs(static_cast<double>(x)) - static_cast<double>(decode_float(t, c)));
+      if (d < best_d || (d == best_d && (c & 1u) == 0)) { best = c; best_d = d; }
+    }
+    return (std::signbit(x) ? 0x80u : 0u) | best;
+  };
+  for (int l = 0; l < 32; ++l) {
+    const float a = static_cast<float>(l) * 0x1.333334p-2f - 4.0f, b = (static_cast<float>(l) - 16.0f) * 40.0f;
+    const std::uint64_t got = v[static_cast<std::size_t>(l)];
+    const std::uint32_t e4 = nearest(ptx::TensorType::E4M3, a) << 8 | nearest(ptx::TensorType::E4M3, b);
+    EXPECT_EQ(got & 0xffffu, e4 & 0xffffu) << l << " " << a << " " << b;  // e4m3: b = 600 saturates at 448 (0x7e)
+    if (l == 31) EXPECT_EQ(got & 0xffu, 0x7eu);
+    const std::uint32_t e5 = nearest(ptx::TensorType::E5M2, a) << 8 | nearest(ptx::TensorType::E5M2, b);
+    EXPECT_EQ((got >> 16) & 0xffffu, e5 & 0xffffu) << l;
+    // Widened back: each byte's value exactly, in f16.
+    const std::uint32_t halves = static_cast<std::uint32_t>(got >> 32);
+    EXPECT_EQ(half_to_float(static_cast<std::uint16_t>(halves >> 16)), decode_float(ptx::TensorType::E4M3, e4 >> 8)) << l;
+    EXPECT_EQ(half_to_float(static_cast<std::uint16_t>(halves)), decode_float(ptx::TensorType::E4M3, e4 & 0xffu)) << l;
+  }
 }
 
 TEST(Semantics, PermuteModesAndMul24) {

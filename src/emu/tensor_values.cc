@@ -39,6 +39,35 @@ const float* byte_table() {
   return table.data();
 }
 
+}  // namespace
+
+std::uint32_t encode_fp8(TensorType t, float value, bool satfinite, bool relu) {
+  const bool e4 = t == TensorType::E4M3;
+  const float* table = e4 ? byte_table<TensorType::E4M3>() : byte_table<TensorType::E5M2>();
+  const std::uint32_t nan = 0x7fu, inf = 0x7cu, max_code = e4 ? 0x7eu : 0x7bu;
+  if (relu && !(value > 0.0f)) return 0u;
+  if (std::isnan(value)) return nan;
+  const std::uint32_t sign = std::signbit(value) ? 0x80u : 0u;
+  const float a = std::fabs(value);
+  // Positive codes 0..max_code increase with their value: the nearest, ties to the even code.
+  std::uint32_t lo = 0, hi = max_code;
+  if (a >= table[max_code]) {
+    // Past the largest finite value: rounds back to it up to half its spacing beyond.
+    const float limit = table[max_code] + (table[max_code] - table[max_code - 1]) / 2;
+    if (satfinite || a < limit || (a == limit && (max_code & 1u) == 0)) return sign | max_code;
+    return e4 ? nan : (sign | inf);
+  }
+  while (hi - lo > 1) {  // table[lo] <= a < table[hi]
+    const std::uint32_t mid = (lo + hi) / 2;
+    if (table[mid] <= a) lo = mid; else hi = mid;
+  }
+  const float below = a - table[lo], above = table[hi] - a;
+  const std::uint32_t code = below < above ? lo : above < below ? hi : ((lo & 1u) == 0 ? lo : hi);
+  return sign | code;
+}
+
+namespace {
+
 float dec_f16(std::uint32_t b) { return half_bits_to_float(b & 0xffffu); }
 float dec_bf16(std::uint32_t b) { return std::bit_cast<float>(b << 16); }
 float dec_tf32(std::uint32_t b) { return std::bit_cast<float>(b & ~0x1fffu); }

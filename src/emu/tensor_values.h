@@ -26,6 +26,10 @@ namespace warpscope::emu {
 float decode_float(ptx::TensorType t, std::uint32_t bits);
 std::int32_t decode_int(ptx::TensorType t, std::uint32_t bits);  // s8/u8/s4/u4/s32/b1
 bool is_integer(ptx::TensorType t);
+// A float as e4m3 or e5m2 bits (the low 8), rounded to nearest even: NaN stays NaN; beyond the
+// largest finite value (448, 57344) it saturates to it with `satfinite`, else e5m2 gives
+// infinity and e4m3 (which has none) NaN. `relu`: negatives (and NaN) become +0.
+std::uint32_t encode_fp8(ptx::TensorType t, float value, bool satfinite, bool relu = false);
 
 // The same as functions chosen once per operand: loops over a fragment's elements call
 // one of these instead of switching on the type.

@@ -33,6 +33,7 @@ const std::unordered_map<std::string_view, Modifier>& modifier_table() {
       {"s32", {ModKind::Type, unsigned(Type::S32)}},    {"s64", {ModKind::Type, unsigned(Type::S64)}},
       {"f16", {ModKind::Type, unsigned(Type::F16)}},    {"f16x2", {ModKind::Type, unsigned(Type::F16x2)}},
       {"bf16", {ModKind::Type, unsigned(Type::BF16)}},  {"bf16x2", {ModKind::Type, unsigned(Type::BF16x2)}},
+      {"e4m3x2", {ModKind::Type, unsigned(Type::E4M3x2)}}, {"e5m2x2", {ModKind::Type, unsigned(Type::E5M2x2)}},
       {"tf32", {ModKind::Type, unsigned(Type::TF32)}},  {"f32", {ModKind::Type, unsigned(Type::F32)}},
       {"f64", {ModKind::Type, unsigned(Type::F64)}},
       {"global", {ModKind::Space, unsigned(Space::Global)}}, {"shared", {ModKind::Space, unsigned(Space::Shared)}},

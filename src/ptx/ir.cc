@@ -84,7 +84,8 @@ int type_bits(Type t) {
     case Type::None: return 0;
     case Type::Pred: return 1;
     case Type::B8: case Type::U8: case Type::S8: return 8;
-    case Type::B16: case Type::U16: case Type::S16: case Type::F16: case Type::BF16: return 16;
+    case Type::B16: case Type::U16: case Type::S16: case Type::F16: case Type::BF16:
+    case Type::E4M3x2: case Type::E5M2x2: return 16;
     case Type::B32: case Type::U32: case Type::S32: case Type::F32: case Type::F16x2:
     case Type::BF16x2: case Type::TF32: return 32;
     case Type::B64: case Type::U64: case Type::S64: case Type::F64: return 64;
@@ -96,7 +97,7 @@ int type_bits(Type t) {
 bool is_float(Type t) {
   switch (t) {
     case Type::F16: case Type::F16x2: case Type::BF16: case Type::BF16x2: case Type::TF32:
-    case Type::F32: case Type::F64: return true;
+    case Type::F32: case Type::F64: case Type::E4M3x2: case Type::E5M2x2: return true;
     default: return false;
   }
 }
@@ -108,7 +109,8 @@ bool is_signed(Type t) {
 std::string_view type_name(Type t) {
   static constexpr std::string_view kNames[] = {
       "", "pred", "b8", "b16", "b32", "b64", "b128", "u8", "u16", "u32", "u64",
-      "s8", "s16", "s32", "s64", "f16", "f16x2", "bf16", "bf16x2", "tf32", "f32", "f64"};
+      "s8", "s16", "s32", "s64", "f16", "f16x2", "bf16", "bf16x2", "tf32", "f32", "f64",
+      "e4m3x2", "e5m2x2"};
   return kNames[static_cast<int>(t)];
 }
 

@@ -47,7 +47,8 @@ bool writes_first_operand(Opcode op);
 
 enum class Type : std::uint8_t {
   None, Pred, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64,
-  F16, F16x2, BF16, BF16x2, TF32, F32, F64
+  F16, F16x2, BF16, BF16x2, TF32, F32, F64,
+  E4M3x2, E5M2x2  // two fp8 values in 16 bits (cvt only: cvt.rn.satfinite.e4m3x2.f32)
 };
 int type_bits(Type t);  // Pred -> 1, None -> 0
 bool is_float(Type t);

@@ -189,3 +189,26 @@ def test_bad_arguments_are_clear():
         wt.analyze(lambda: None, (1,))
     with pytest.raises(ValueError, match="unknown dtype"):
         wt.tensor((4,), "float13")
+
+
+@triton.jit
+def scalar_params_kernel(x_ptr, out_ptr, flag, spread: tl.float16, stride: tl.int16, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    if flag:
+        tl.store(out_ptr + offs * spread.to(tl.int32), tl.load(x_ptr + offs * stride))
+
+
+def test_bool_and_narrow_scalar_parameters():
+    # A bool is Triton's u1 (a .u8 parameter), an fp16 scalar a 2-byte .b8 array, an int16 a
+    # .u16: their values decide the addresses (8 floats apart: a sector per lane).
+    x, out = wt.tensor((128 * 8,), "float32"), wt.tensor((128 * 8,), "float32")
+    (l,) = wt.prepare(scalar_params_kernel, (1,), x, out, True, 8.0, 8, BLOCK=128)
+    assert l.kernel.src.signature["flag"] == "u1"
+    assert l.specs[2:5] == ["u8:1", "f16:8.0", "i16:8"]
+    r = l.analyze()
+    assert r.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld"] == 128
+    assert r.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_st"] == 128
+    near = wt.analyze(scalar_params_kernel, (1,), x, out, True, 1.0, 1, BLOCK=128)
+    assert near.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_st"] == 128 * 4 // 32
+    off = wt.analyze(scalar_params_kernel, (1,), x, out, False, 8.0, 8, BLOCK=128)
+    assert off.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_st"] == 0

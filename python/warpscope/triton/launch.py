@@ -10,7 +10,9 @@ dynamic shared memory (the metadata's ``shared``) and one ``--arg`` spec per PTX
     Triton signature        PTX parameters                   --arg
     *fp16 (a tensor)        .u64 pointer                     buf:<bytes> / file:<its data>
     i32 / i64 / u64         .u32 / .u64                      i32:<v> / i64:<v> / u64:<v>
+    u1 (a bool), i8 .. u16  .u8 / .u16                       u8:<0|1> / i8:<v> .. u16:<v>
     fp32 / fp64             .f32 / .f64                      f32:<v> / f64:<v>
+    fp16 / bf16             .b8[2]                           f16:<v> / bf16:<v>
     constexpr (also ints equal to 1, None)   none            -
     tensordesc (TMA)        .b8[128], shape .u32 x n, strides .u64 x n
                                                              tmap:..., i32:..., i64:...
@@ -208,15 +210,21 @@ class _Specs:
             f.write(bytes(t.data[: t.nbytes]))
         return Arg(f"file:{path}")
 
+    # Triton's scalar types -> --arg kinds. A bool (u1, i1) is a .u8 parameter in the PTX;
+    # fp16 and bf16 scalars are 2-byte .b8 arrays, which f16: and bf16: fill.
+    _SCALARS = {"i1": "u8", "u1": "u8", "i8": "i8", "u8": "u8", "i16": "i16", "u16": "u16", "i32": "i32",
+                "u32": "u32", "i64": "i64", "u64": "u64", "fp16": "f16", "bf16": "bf16", "fp32": "f32",
+                "fp64": "f64"}
+
     def scalar(self, name, ty, value):
-        kinds = {"i32": "i32", "i64": "i64", "u32": "u32", "u64": "u64", "fp32": "f32", "fp64": "f64"}
-        if ty not in kinds:
+        kind = self._SCALARS.get(ty)
+        if kind is None:
             raise WarpscopeError(f"parameter '{name}' is Triton's {ty}, which warpscope cannot pass yet "
                                  f"(--arg has no {ty} kind); make it a tl.constexpr or a 32/64-bit value")
-        if kinds[ty].startswith("f"):
-            self.specs.append(f"{kinds[ty]}:{float(value)!r}")
+        if kind.startswith(("f", "bf")):
+            self.specs.append(f"{kind}:{float(value)!r}")
         else:
-            self.specs.append(f"{kinds[ty]}:{int(value)}")
+            self.specs.append(f"{kind}:{int(value)}")
 
     def descriptor(self, name, desc, meta):
         ndim = len(desc.shape)
