@@ -2,7 +2,8 @@
 # Measures every case of corpus/triton on this machine's GPU with ncu (the H200: torch,
 # Triton 3.6, ncu on PATH) and writes OUT/triton.jsonl (for tests/data/h200/corpus/) and
 # OUT/ncu_raw.tar.gz (every CSV export and log).
-#   usage: corpus/triton/measure_all.sh [OUT]   (default: ./triton-h200)
+#   usage: corpus/triton/measure_all.sh [OUT] [REGEX]   (default: ./triton-h200; REGEX: only
+#          the cases whose names match, as grep -E; records of the others are not written)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mkdir -p "${1:-triton-h200}" && cd "${1:-triton-h200}" && pwd)
@@ -11,7 +12,8 @@ mkdir -p "$work"
 metrics=$(grep -v '^#' "$root/bench/gpu/metrics.txt" | paste -sd, -)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$work/device.txt" 2>&1
 ncu --version 2>&1 | tail -1 >> "$work/device.txt"
-python3 "$root/corpus/triton/measure.py" --list | while read -r name kernel; do
+match=${2:-.}
+python3 "$root/corpus/triton/measure.py" --list | grep -E "^[^ ]*($match)" | while read -r name kernel; do
   echo "== $name ($kernel)"
   (cd "$root" && timeout -k 10 300 ncu --clock-control none --metrics "$metrics" --section SourceCounters \
      --import-source yes -k "regex:^${kernel}\$" --launch-skip 1 --launch-count 1 -f -o "$work/$name" \
