@@ -294,6 +294,25 @@ KernelReport build_kernel_report(const ptx::Module& module, std::string kernel, 
       line->bulk_copies.push_back(LineBulkCopy{c.instruction->text, c.instruction->ptx_line, c});
     }
   }
+  // Bulk copies no lane ever issued (a pipeline's loads for stages past the last k step, their
+  // guard false in every warp): their warp executions still count (H200, Triton's fp8 TMA GEMM:
+  // the loop's two UTMALDG, never issued, 32 executions each).
+  for (std::size_t pc = 0; pc < run.instructions.size() && pc < run.executed.size(); ++pc) {
+    const ptx::Instruction* inst = run.instructions[pc];
+    if (inst == nullptr || run.executed[pc] == 0 || (pc < bulk.size() && bulk[pc].used())) continue;
+    BulkCost c;
+    c.instruction = inst;
+    using K = emu::BulkCopyEvent::Kind;
+    switch (inst->opcode) {
+      case ptx::Opcode::CpAsyncBulkTensor:
+      case ptx::Opcode::CpAsyncBulk: c.kind = inst->space == ptx::Space::Shared ? K::Load : K::Store; break;
+      case ptx::Opcode::CpReduceAsyncBulkTensor:
+      case ptx::Opcode::CpReduceAsyncBulk: c.kind = K::Reduce; break;
+      default: continue;
+    }
+    add_bulk_metrics(r.metrics, c, run.executed[pc], r.scale);
+    for (auto& [line, weight] : lines_of(*inst)) add_bulk_metrics(line->metrics, c, run.executed[pc], r.scale * weight);
+  }
   for (auto& [key, line] : lines) r.lines.push_back(std::move(line));
   // Per array: each instruction once (the lines count inlined code twice).
   std::map<int, ArrayTotals> arrays;
