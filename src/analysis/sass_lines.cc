@@ -88,6 +88,29 @@ bool runs(LineFamily f, const std::string& op) {
   return false;
 }
 
+// A wgmma's or an HGMMA's N and where its A operand comes from ("64d": N 64, A by descriptor
+// from shared memory; "64r": A in registers), empty for other instructions. Only those of one
+// form pair: Triton's attention has QK^T (A in shared memory) and PV (A in registers) side by
+// side, and ptxas files HGMMAs of one under the other's line (H200, corpus/triton attn_fwd).
+std::string gmma_form(const ptx::Instruction& i) {
+  if (i.opcode != ptx::Opcode::Wgmma) return {};
+  const std::size_t m = i.text.find(".m64n");
+  if (m == std::string::npos || i.num_operands < 2) return {};
+  const std::size_t k = i.text.find('k', m + 5);
+  const bool regs = i.op(1).kind == ptx::OperandKind::Vec;  // {a0, a1, a2, a3}; a descriptor is one register
+  return i.text.substr(m + 5, k == std::string::npos ? 0 : k - m - 5) + (regs ? "r" : "d");
+}
+std::string gmma_form(const sass::SassInstruction& s) {
+  if (s.modifiers.empty() || s.opcode.size() != 5 || s.opcode.compare(1, 4, "GMMA") != 0) return {};
+  const std::string& shape = s.modifiers[0];  // 64x64x16
+  const std::size_t x1 = shape.find('x'), x2 = shape.find('x', x1 == std::string::npos ? 0 : x1 + 1);
+  if (x1 == std::string::npos || x2 == std::string::npos) return {};
+  const std::size_t comma = s.operands.find(',');
+  const std::size_t a = comma == std::string::npos ? std::string::npos : s.operands.find_first_not_of(' ', comma + 1);
+  const bool regs = a != std::string::npos && s.operands[a] == 'R' && s.operands.compare(a, 2, "RZ") != 0;
+  return shape.substr(x1 + 1, x2 - x1 - 1) + (regs ? "r" : "d");
+}
+
 // Loads and stores: ptxas merges several into one SASS instruction.
 bool mergeable(LineFamily f) {
   return f == LineFamily::SharedLoad || f == LineFamily::SharedStore || f == LineFamily::GlobalLoad ||
@@ -131,20 +154,21 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
     LineKey key;
     double position;
   };
-  std::map<LineFamily, std::vector<PtxAccess>> accesses;
+  std::map<std::pair<LineFamily, std::string>, std::vector<PtxAccess>> accesses;  // by family and gmma_form
   for (const ptx::Function* f : functions)
     for (std::size_t k = 0; k < f->body.size(); ++k) {
       const ptx::Instruction& inst = f->body[k];
       const LineFamily fam = ptx_family(inst);
       if (fam == LineFamily::None) continue;
-      accesses[fam].push_back({&inst, line_of(module, inst), f->body.size() > 1 ? static_cast<double>(k) / static_cast<double>(f->body.size() - 1) : 0.0});
+      accesses[{fam, gmma_form(inst)}].push_back({&inst, line_of(module, inst), f->body.size() > 1 ? static_cast<double>(k) / static_cast<double>(f->body.size() - 1) : 0.0});
     }
   const std::size_t n = sass.instructions.size();
   auto sass_position = [&](int i) { return n > 1 ? static_cast<double>(i) / static_cast<double>(n - 1) : 0.0; };
   for (auto& family : accesses) {
     // Named, not a structured binding: the lambdas below capture them (clang before 16 cannot
     // capture a structured binding).
-    const auto fam = family.first;
+    const auto fam = family.first.first;
+    const std::string form = family.first.second;
     auto& ptx = family.second;
     std::vector<std::vector<int>> got(ptx.size());  // per PTX access: its SASS instructions
     std::vector<int> sass_of;                        // the family's SASS instructions
@@ -156,7 +180,7 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
       if (fam == LineFamily::GenericAtomic && s.opcode == "ATOMS" &&
           std::find(s.modifiers.begin(), s.modifiers.end(), "CAST") != s.modifiers.end())
         continue;
-      if (!s.guard.never() && runs(fam, s.opcode)) sass_of.push_back(static_cast<int>(i));
+      if (!s.guard.never() && runs(fam, s.opcode) && (form.empty() || gmma_form(s) == form)) sass_of.push_back(static_cast<int>(i));
     }
     // As many on both sides: one to one, those at the same call site first, the rest in order
     // (ptxas interleaves the copies of a helper inlined at two places).
