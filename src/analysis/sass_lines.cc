@@ -88,6 +88,20 @@ bool runs(LineFamily f, const std::string& op) {
   return false;
 }
 
+// Loads and stores: ptxas merges several into one SASS instruction.
+bool mergeable(LineFamily f) {
+  return f == LineFamily::SharedLoad || f == LineFamily::SharedStore || f == LineFamily::GlobalLoad ||
+         f == LineFamily::GlobalStore || f == LineFamily::GenericLoad || f == LineFamily::GenericStore;
+}
+
+struct Side {
+  std::vector<int> ptx;   // indexes into the family's PTX accesses
+  std::vector<int> sass;  // indexes into the function's instructions
+};
+
+
+}  // namespace
+
 // A wgmma's or an HGMMA's N and where its A operand comes from ("64d": N 64, A by descriptor
 // from shared memory; "64r": A in registers), empty for other instructions. Only those of one
 // form pair: Triton's attention has QK^T (A in shared memory) and PV (A in registers) side by
@@ -110,20 +124,6 @@ std::string gmma_form(const sass::SassInstruction& s) {
   const bool regs = a != std::string::npos && s.operands[a] == 'R' && s.operands.compare(a, 2, "RZ") != 0;
   return shape.substr(x1 + 1, x2 - x1 - 1) + (regs ? "r" : "d");
 }
-
-// Loads and stores: ptxas merges several into one SASS instruction.
-bool mergeable(LineFamily f) {
-  return f == LineFamily::SharedLoad || f == LineFamily::SharedStore || f == LineFamily::GlobalLoad ||
-         f == LineFamily::GlobalStore || f == LineFamily::GenericLoad || f == LineFamily::GenericStore;
-}
-
-struct Side {
-  std::vector<int> ptx;   // indexes into the family's PTX accesses
-  std::vector<int> sass;  // indexes into the function's instructions
-};
-
-
-}  // namespace
 
 std::vector<LineShare> line_shares(const sass::SassFunction& sass, const std::vector<int>& instructions) {
   std::map<std::vector<std::pair<std::string, int>>, std::pair<std::vector<sass::SassLoc>, int>> sets;

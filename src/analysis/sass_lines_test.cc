@@ -74,6 +74,33 @@ TEST(SassLines, CallSiteFromTheRowsWhereTheChainIsStale) {
   EXPECT_EQ(detail::line_of(i).at_line, 93);
 }
 
+// wgmma and HGMMA forms: N and where A comes from (Triton's attention: QK^T with A in shared
+// memory beside PV with A in registers; only one form's instructions pair).
+TEST(SassLines, GmmaFormsNameNAndTheAOperandsSource) {
+  sass::SassInstruction pv, qk, lds;
+  pv.opcode = qk.opcode = "HGMMA";
+  pv.modifiers = qk.modifiers = {"64x64x16", "F32"};
+  pv.operands = "R56, R88, gdesc[UR12].tnspB, R56";
+  qk.operands = "R24, gdesc[UR12], RZ, !UPT";
+  lds.opcode = "LDS";
+  EXPECT_EQ(detail::gmma_form(pv), "64r");
+  EXPECT_EQ(detail::gmma_form(qk), "64d");
+  EXPECT_EQ(detail::gmma_form(lds), "");
+  auto m = ptx::parse(read(std::string(WARPSCOPE_SOURCE_DIR) + "/corpus/tensor/wgmma_probe.ptx"), "w.ptx");
+  ASSERT_TRUE(m.ok());
+  int rs = 0, ss = 0;
+  for (const ptx::Function& f : m->functions)
+    for (const ptx::Instruction& i : f.body) {
+      if (i.opcode != ptx::Opcode::Wgmma) continue;
+      const std::string form = detail::gmma_form(i);
+      const std::string n = f.name.substr(f.name.find("_n") + 2, f.name.find_first_not_of("0123456789", f.name.find("_n") + 2) - f.name.find("_n") - 2);
+      EXPECT_EQ(form, n + (f.name.rfind("rs_", 0) == 0 ? "r" : "d")) << f.name;
+      ++(f.name.rfind("rs_", 0) == 0 ? rs : ss);
+    }
+  EXPECT_GT(rs, 0);
+  EXPECT_GT(ss, 0);
+}
+
 constexpr const char* kPtx = R"(
 .version 8.0
 .target sm_90

@@ -41,6 +41,12 @@ void match_tensormap_fields(const ptx::Module& module, const std::vector<const p
                             const sass::SassFunction& sass, std::vector<bool>& taken, std::vector<bool>& claimed,
                             SassPlan& plan);
 
+// A wgmma's or an HGMMA's N and where its A operand comes from ("64d": N 64, A by descriptor
+// from shared memory; "64r": A in registers); empty for other instructions. attribute_lines
+// pairs only wgmma and HGMMA of one form.
+std::string gmma_form(const ptx::Instruction& inst);
+std::string gmma_form(const sass::SassInstruction& inst);
+
 // The Source-page line shares of SASS instructions `instructions` of `sass` (equal parts).
 std::vector<LineShare> line_shares(const sass::SassFunction& sass, const std::vector<int>& instructions);
 

@@ -22,9 +22,8 @@ constexpr const char* kPtxOnly =
 const char* const kLineColumns[] = {analysis::kSourceWavefronts, analysis::kSourceWavefrontsIdeal,
                                     analysis::kSourceSectors, analysis::kSourceSectorsIdeal};
 
-bool priced_without_sass(const analysis::KernelReport& r) {
-  return r.priced_from != "sass" && r.sass_note != "no accesses ptxas could merge into vector instructions";
-}
+// Every launch is priced from its listing when ptxas and nvdisasm can make one (driver/launch.cc).
+bool priced_without_sass(const analysis::KernelReport& r) { return r.priced_from != "sass"; }
 
 // The wavefront metric that a bank-conflict metric is the excess of.
 std::string wavefronts_of(const std::string& conflicts) {
