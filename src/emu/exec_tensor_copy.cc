@@ -120,6 +120,29 @@ bool exec_tensor_copy(const Op& op, Warp& w, std::uint32_t mask, BlockContext& c
     e.swizzle_bytes = static_cast<std::uint32_t>(tmap::swizzle_bytes(map.swizzle));
     e.destinations = 1;
     ctx.copy_chunks.clear();
+    // What the H200 faults on (compute-sanitizer on corpus/hopper tma_layout launches): a box
+    // row narrower than its swizzle's span ("Out-of-range shared or local address" at the load:
+    // hopper_tma_narrow128, 64-byte rows with the 128B swizzle), and a store or reduction whose
+    // box starts at a negative coordinate ("Illegal instruction" at UTMASTG in exactly the
+    // blocks whose box does: hopper_tma_oob; loads fill such boxes, and boxes past the far
+    // end store fine).
+    if (!prefetch && e.swizzle_bytes > 0 && shape.row_bytes < e.swizzle_bytes) {
+      ok = async_error(w, l, ctx,
+                       "a TMA box of " + std::to_string(shape.row_bytes) + "-byte rows with the " +
+                           std::to_string(e.swizzle_bytes) + "B swizzle: the H200 faults on it (an out-of-range shared address); make the "
+                           "box's inner dimension " + std::to_string(e.swizzle_bytes) + " bytes or use a smaller swizzle, at " + ctx.where());
+      return;
+    }
+    if (!load && !prefetch)
+      for (int i = 0; i < dims; ++i)
+        if (coords[i] < 0) {
+          ok = async_error(w, l, ctx,
+                           std::string("a TMA ") + (reduce ? "reduction" : "store") + " whose box starts at coordinate " +
+                               std::to_string(coords[i]) + " of dimension " + std::to_string(i) +
+                               ": the H200 stops with an illegal instruction (stores may run past the tensor's end, "
+                               "not start before it), at " + ctx.where());
+          return;
+        }
     if (prefetch) {
       e.shared = 0;
       e.footprint = nullptr;
