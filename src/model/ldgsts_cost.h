@@ -12,9 +12,14 @@
 //   edge counts as one sector on the Source page. Lines never share a wavefront.
 //     16-byte lanes, row-aligned copies:                 1 wavefront per line and row
 //     a row copied 16 bytes off its 32-byte alignment:    sectors straddle chunks (2-4 per line)
-//   Zero fill (src-size < 16, or ignore-src) adds a pass over every quarter-warp that has an
-//   active lane, once any lane of the warp zero-fills: one wavefront per run of adjacent
-//   zero-filled 16-byte chunks in the quarter, at least one.
+//   A lane that reads nothing but names a source inside a buffer moves its zeros as a read of
+//   that source: it joins the edges of its line (no cost where its neighbours read the line, as
+//   Triton's masked loads; lanes naming one 16-byte source for several chunks take a wavefront
+//   each: 20 an LDGSTS for 16 such lanes over four rows). Only for the degree: the Source
+//   page's sectors stay those read. Any other zero fill (src-size < 16 but > 0, or a source
+//   outside every buffer) adds a pass over every quarter-warp that has an active lane, once any
+//   lane of the warp needs it: one wavefront per run of adjacent zero-filled 16-byte chunks in
+//   the quarter, at least one.
 //
 //   .ca (LDGSTS.E, .E.64, .E.128): the data goes through L1, read from its banks (a word of
 //   global line L sits in bank (address / 4) % 32, lines in one bank conflict) and written
@@ -41,10 +46,17 @@ struct LdgstsAccess {
   std::array<std::uint64_t, kWarpSize> shared{};  // destination byte addresses
   std::array<std::uint64_t, kWarpSize> global{};  // source byte addresses (lanes that read)
   std::array<std::uint8_t, kWarpSize> src_bytes{};  // bytes read; the rest of `size` is zeroed
+  // Lanes that read nothing (src-size 0, ignore-src) whose source still names bytes of a buffer
+  // (Triton's masked loads keep each lane's own address): their zeros move as if read from
+  // there (`unread`), not in a zero pass (H200, corpus/frontend cp_async_zfill_sources).
+  std::uint32_t unread_mapped = 0;
+  std::array<std::uint64_t, kWarpSize> unread{};
 
   bool active(int lane) const { return (mask >> lane) & 1u; }
   bool reads(int lane) const { return active(lane) && src_bytes[static_cast<std::size_t>(lane)] > 0; }
   bool zero_fills(int lane) const { return active(lane) && src_bytes[static_cast<std::size_t>(lane)] < size; }
+  // A zero-filling lane the zero pass serves (not one moved as a read of `unread`).
+  bool zero_pass(int lane) const { return zero_fills(lane) && !(((unread_mapped >> lane) & 1u) && src_bytes[static_cast<std::size_t>(lane)] == 0); }
 };
 
 struct LdgstsCost {

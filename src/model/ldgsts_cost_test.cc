@@ -56,6 +56,43 @@ TEST(Ldgsts, ZeroFillCases) {
   expect(make(false, 4, dst, contiguous(kIn, 4), [](int l) { return l < 16 ? 4 : 0; }), 4, 1, 2);
 }
 
+// corpus/frontend/cp_async_zfill_sources.cu (H200, 2026-12-01): lanes that read nothing but
+// name a source inside a buffer move their zeros as reads of it: their own addresses (as
+// Triton's masked loads) cost nothing more; one shared address for all of them, a wavefront
+// per chunk it fills in each row. Any zero lane naming no buffer: the zero pass for all.
+TEST(Ldgsts, ZeroFillFromNamedSources) {
+  const auto dst = contiguous(0x400, 16);
+  const auto src = contiguous(kIn, 16);
+  auto named = [&](const std::function<bool(int)>& zero, bool own, bool swizzle) {
+    LdgstsAccess a = make(true, 16, swizzle ? std::function<std::uint64_t(int)>([](int l) {
+                                                return 0x400u + 128u * static_cast<unsigned>(l / 8) + 16u * static_cast<unsigned>((l % 8) ^ (l / 8));
+                                              })
+                                            : std::function<std::uint64_t(int)>(dst),
+                          src, [&](int l) { return zero(l) ? 0 : 16; });
+    for (int l = 0; l < kWarpSize; ++l)
+      if (zero(l)) {
+        a.unread_mapped |= 1u << l;
+        a.unread[static_cast<std::size_t>(l)] = own ? src(l) : kIn + 294912;
+      }
+    return a;
+  };
+  const auto odd = [](int l) { return l % 2 == 1; };
+  const auto upper = [](int l) { return l >= 16; };
+  const auto tail = [](int l) { return l % 8 >= 4; };
+  expect(named(odd, true, false), 4, 4, 8 * 2);
+  expect(named(upper, true, false), 4, 4, 8);
+  expect(named(tail, true, false), 4, 4, 8);
+  expect(named(tail, true, true), 4, 4, 8);
+  expect(named(odd, false, false), 20, 4, 16);
+  expect(named(upper, false, false), 18, 4, 8);
+  expect(named(tail, false, false), 20, 4, 8);
+  expect(named(tail, false, true), 20, 4, 8);
+  // One zero lane that names nothing inside a buffer: every zero takes the zero pass.
+  LdgstsAccess mixed = named(upper, true, false);
+  mixed.unread_mapped &= ~(1u << 31);
+  expect(mixed, 6, 6, 8);
+}
+
 // corpus/tensor/mma_gemm.cu, warp w of the 128 x 32 A tile and 32 x 128 B tile copies.
 TEST(Ldgsts, GemmTileCopies) {
   // A: lane l copies row 8w + l/4, chunk l%4; rows 2048 bytes apart in global.
