@@ -14,10 +14,11 @@ struct CliRun {
   std::string out, err;
 };
 
-inline CliRun run(std::vector<std::string> words) {
+// `warpscope WORDS...` with `input` on standard input.
+inline CliRun run(const std::vector<std::string>& words, const std::string& input = "") {
   std::vector<const char*> args{"warpscope"};
   for (const std::string& w : words) args.push_back(w.c_str());
-  std::istringstream in;
+  std::istringstream in(input);
   std::ostringstream out, err;
   CommandContext ctx{in, out, err};
   const int status = run_cli(static_cast<int>(args.size()), args.data(), ctx);

@@ -7,24 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_run_test.h"
 #include "cli/command.h"
 
 namespace warpscope::cli {
 namespace {
 
-struct CliRun {
-  int status;
-  std::string out, err;
-};
-
-CliRun run(std::vector<const char*> args, const std::string& input = "") {
-  args.insert(args.begin(), "warpscope");
-  std::istringstream in(input);
-  std::ostringstream out, err;
-  CommandContext ctx{in, out, err};
-  const int status = run_cli(static_cast<int>(args.size()), args.data(), ctx);
-  return {status, out.str(), err.str()};
-}
+using test::CliRun;
+using test::run;
 
 std::string access_line(const std::string& op, int width, int stride) {
   std::string s = R"({"op":")" + op + R"(","width":)" + std::to_string(width) + R"(,"mask":"0xffffffff","offsets":[)";
@@ -204,7 +194,7 @@ TEST(Cli, KernelErrorsAreMessages) {
   const std::string ptx = example("transpose_tiled.ptx");
   const std::string cu = example("transpose_tiled.cu");
   struct Case {
-    std::vector<const char*> args;
+    std::vector<std::string> args;
     std::string expected;
     int status;  // 2: the request was wrong (a usage error), 1: the input
   } cases[] = {

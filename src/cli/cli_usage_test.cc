@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_run_test.h"
 #include "cli/command.h"
 #include "cli/version.h"
 #include "driver/process.h"
@@ -21,20 +22,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int status;
-  std::string out, err;
-};
-
-CliRun run(std::vector<std::string> words, const std::string& input = "") {
-  std::vector<const char*> args{"warpscope"};
-  for (const std::string& w : words) args.push_back(w.c_str());
-  std::istringstream in(input);
-  std::ostringstream out, err;
-  CommandContext ctx{in, out, err};
-  const int status = run_cli(static_cast<int>(args.size()), args.data(), ctx);
-  return {status, out.str(), err.str()};
-}
+using test::CliRun;
+using test::run;
 
 const std::string kRoot = WARPSCOPE_SOURCE_DIR;
 const std::string kTiled = kRoot + "/examples/transpose_tiled.ptx";

@@ -9,25 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_run_test.h"
 #include "cli/command.h"
 #include "driver/toolchain.h"
 
 namespace warpscope::cli {
 namespace {
 
-struct CliRun {
-  int status;
-  std::string out, err;
-};
-
-CliRun run(std::vector<const char*> args) {
-  args.insert(args.begin(), "warpscope");
-  std::istringstream in;
-  std::ostringstream out, err;
-  CommandContext ctx{in, out, err};
-  const int status = run_cli(static_cast<int>(args.size()), args.data(), ctx);
-  return {status, out.str(), err.str()};
-}
+using test::CliRun;
+using test::run;
 
 const std::string kTranspose = std::string(WARPSCOPE_SOURCE_DIR) + "/examples/transpose_tiled.ptx";
 

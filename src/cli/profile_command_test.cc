@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_run_test.h"
 #include "cli/command.h"
 
 namespace warpscope::cli {
@@ -17,21 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int status;
-  std::string out, err;
-};
-
-CliRun run(std::vector<std::string> args) {
-  args.insert(args.begin(), "warpscope");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::istringstream in;
-  std::ostringstream out, err;
-  CommandContext ctx{in, out, err};
-  const int status = run_cli(static_cast<int>(argv.size()), argv.data(), ctx);
-  return {status, out.str(), err.str()};
-}
+using test::CliRun;
+using test::run;
 
 const std::string kRoot = WARPSCOPE_SOURCE_DIR;
 std::string ncu_data(const std::string& name) { return kRoot + "/tests/data/ncu/" + name; }
