@@ -112,8 +112,8 @@ bool exec_tensor_copy(const Op& op, Warp& w, std::uint32_t mask, BlockContext& c
     e.lane = l;
     e.first_of_warp = l == std::countr_zero(mask);
     e.bytes = shape.bytes();
-    e.global_sectors = box_sectors(rows, esize);
-    e.ideal_sectors = box_ideal_sectors(rows, esize);
+    e.global_sectors = load || prefetch ? box_load_sectors(rows, shape) : box_sectors(rows, esize);
+    e.ideal_sectors = box_ideal_sectors(rows, esize) + (load || prefetch ? box_load_sectors(rows, shape) - box_sectors(rows, esize) : 0);
     e.global_bytes = 0;
     for (const BoxRow& r : rows) e.global_bytes += static_cast<std::uint64_t>(r.hi - r.lo) * esize;
     e.row_bytes = shape.row_bytes;

@@ -62,6 +62,15 @@ std::uint64_t box_sectors(const std::vector<BoxRow>& rows, std::uint32_t element
   return sectors;
 }
 
+std::uint64_t box_load_sectors(const std::vector<BoxRow>& rows, const BoxShape& shape) {
+  std::uint64_t sectors = box_sectors(rows, shape.element_bytes);
+  for (const BoxRow& r : rows) {
+    const std::uint64_t inside = r.hi > r.lo ? static_cast<std::uint64_t>(r.hi - r.lo) * shape.element_bytes : 0;
+    sectors += (shape.row_bytes - std::min<std::uint64_t>(inside, shape.row_bytes) + 31) / 32;
+  }
+  return sectors;
+}
+
 std::uint64_t box_ideal_sectors(const std::vector<BoxRow>& rows, std::uint32_t element_bytes) {
   std::uint64_t sectors = 0;
   for (const BoxRow& r : rows) sectors += (static_cast<std::uint64_t>(r.hi - r.lo) * element_bytes + 31) / 32;

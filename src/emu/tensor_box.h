@@ -58,6 +58,12 @@ std::vector<BoxRow> box_rows(const tmap::TensorMapFields& map, const BoxShape& s
 std::uint64_t box_sectors(const std::vector<BoxRow>& rows, std::uint32_t element_bytes);
 std::uint64_t box_ideal_sectors(const std::vector<BoxRow>& rows, std::uint32_t element_bytes);
 
+// What a TMA load reads of a box (xbar2l1tex sectors): each row's in-bounds sectors as above,
+// and its out-of-bounds bytes in 32-byte sectors as if dense, rows wholly outside the tensor too
+// (H200, corpus/hopper tma_past_*: boxes past the far end in x, in y, in both, and a box wholly
+// below the tensor, all equal to this; stores write only the in-bounds bytes).
+std::uint64_t box_load_sectors(const std::vector<BoxRow>& rows, const BoxShape& shape);
+
 // The fill value's bytes of one element (zeros, or the type's canonical NaN).
 std::uint64_t fill_pattern(const tmap::TensorMapFields& map);
 

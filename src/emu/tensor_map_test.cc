@@ -178,6 +178,9 @@ TEST(TensorBox, OutOfBoundsRowsAndColumns) {
   // Each of the 4 in-bounds rows: 24 u32 = 96 bytes from a row start (240 r: 16 mod 32 for odd rows).
   EXPECT_EQ(box_sectors(rows, 4), 3u + 4u + 3u + 4u);
   EXPECT_EQ(box_ideal_sectors(rows, 4), 4u * 3u);
+  // A load reads the out-of-bounds bytes too, as dense sectors: 8 columns (32 bytes) of each
+  // in-bounds row, the whole 128 bytes of each row below the tensor.
+  EXPECT_EQ(box_load_sectors(rows, shape), (3u + 4u + 3u + 4u) + 4u * 1u + 4u * 4u);
   const std::int32_t right[] = {48, 0};  // columns 48..79: 12 inside
   rows = box_rows(s.fields, shape, right);
   EXPECT_EQ(rows[0].lo, 0u);
