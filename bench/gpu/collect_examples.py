@@ -234,18 +234,23 @@ def sass_totals(path, kernel):
         words = [w for w in cells.get("Source", "").split() if not w.startswith("@")]
         if not words:
             continue
-        for cls in sass_op_classes(words[0], cells.get("Address Space", ""), cells.get("Access Operation", "")):
-            entry = totals.setdefault(cls, {})
-            for column, key in SASS_COLUMNS.items():
-                value = number(cells.get(column))
-                if value is None:
-                    continue
-                if cls == "ldgsts" and key in ("requests", "sectors", "sectors_ideal"):
-                    continue  # the global half is counted under global_ld
-                if cls == "global_ld" and words[0].startswith("LDGSTS") and key in ("wavefronts", "wavefronts_ideal"):
-                    continue
-                entry[key] = entry.get(key, 0) + value
+        add_sass_row(totals, words[0], cells)
     return totals
+
+
+def add_sass_row(totals, mnemonic, cells):
+    """Adds one SASS instruction's counters (`cells`: column -> text) to `totals` by op class."""
+    for cls in sass_op_classes(mnemonic, cells.get("Address Space", ""), cells.get("Access Operation", "")):
+        entry = totals.setdefault(cls, {})
+        for column, key in SASS_COLUMNS.items():
+            value = number(cells.get(column))
+            if value is None:
+                continue
+            if cls == "ldgsts" and key in ("requests", "sectors", "sectors_ideal"):
+                continue  # the global half is counted under global_ld
+            if cls == "global_ld" and mnemonic.startswith("LDGSTS") and key in ("wavefronts", "wavefronts_ideal"):
+                continue
+            entry[key] = entry.get(key, 0) + value
 
 
 def main():

@@ -56,17 +56,7 @@ def source_sass_totals(path):
         words = [w for w in row[at + 1].split() if not w.startswith("@")]
         if not words:
             continue
-        for cls in ce.sass_op_classes(words[0], cells.get("Address Space", ""), cells.get("Access Operation", "")):
-            entry = totals.setdefault(cls, {})
-            for column, key in ce.SASS_COLUMNS.items():
-                value = ce.number(cells.get(column))
-                if value is None:
-                    continue
-                if cls == "ldgsts" and key in ("requests", "sectors", "sectors_ideal"):
-                    continue  # the global half is counted under global_ld
-                if cls == "global_ld" and words[0].startswith("LDGSTS") and key in ("wavefronts", "wavefronts_ideal"):
-                    continue
-                entry[key] = entry.get(key, 0) + value
+        ce.add_sass_row(totals, words[0], cells)
     return totals
 
 
