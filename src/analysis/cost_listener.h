@@ -18,6 +18,7 @@
 
 #include "analysis/atomic_lowering.h"
 #include "analysis/load_reuse.h"
+#include "analysis/loop_regroup.h"
 #include "analysis/merge_assembler.h"
 #include "analysis/sass_plan.h"
 #include "emu/events.h"
@@ -113,7 +114,7 @@ struct BulkCost {
 class CostListener final : public emu::Listener, private MergeAssembler::Sink {
  public:
   explicit CostListener(const model::Arch& arch, const SassPlan* plan = nullptr)
-      : arch_(arch), plan_(plan), merges_(*this) {}
+      : arch_(arch), plan_(plan), merges_(*this), regroup_(*this) {}
 
   void on_access(const emu::AccessEvent& event) override;
   void on_barrier(const emu::BarrierEvent& event) override;
@@ -144,6 +145,7 @@ class CostListener final : public emu::Listener, private MergeAssembler::Sink {
   const SassPlan* plan_ = nullptr;
   MergeAssembler merges_;
   LoadReuse reuse_;
+  LoopRegroup regroup_;
   std::vector<InstructionCost> by_slot_;
   std::vector<model::PriceCache> caches_;  // by slot: warps repeat their patterns
   // Per pc: the role (looked up once; predicted for atomics when there is no plan).

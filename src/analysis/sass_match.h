@@ -61,6 +61,13 @@ void match_atomics(const ptx::Module& module, const std::vector<const ptx::Funct
 void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
                      const sass::SassFunction& sass, const std::vector<bool>& claimed, SassPlan& plan);
 
+// Loops ptxas unrolled into regions (sass_plan.h: UnrolledLoop): after match_accesses, each
+// innermost PTX loop whose loads and stores are all priced as is, and whose SASS copies (same
+// line, kind and width) form a loop of U >= 2 copies, blocks of fewer, then a loop of one, gets
+// that schedule (InstructionPlan::unrolled).
+void match_unrolled_loops(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
+                          const sass::SassFunction& sass, SassPlan& plan);
+
 // The lowering ptxas gives a PTX atomic on sm_90 when no listing says otherwise.
 AtomicRole predicted_atomic(const ptx::Instruction& inst);
 

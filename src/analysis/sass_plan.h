@@ -91,6 +91,23 @@ struct WordAccess {
   friend bool operator==(const WordAccess&, const WordAccess&) = default;
 };
 
+// A PTX loop ptxas unrolled further (sass_unroll.cc): its SASS runs the PTX's iterations in
+// regions, in program order: a loop of `copies` iterations a trip while at least that many
+// remain, blocks of fewer copies each run once when that many remain, and a last loop of one
+// iteration a trip for the rest.
+//   triangular.cu, a by-4 PTX loop:  16-load loop (4 copies), 8-load block (2), 4-load loop (1)
+// A warp runs each region for the lanes that still need it, so lanes whose trip counts differ
+// run a PTX iteration's accesses in different SASS instructions (loop_regroup.h).
+struct UnrollRegion {
+  int copies = 1;
+  bool loop = true;
+  friend bool operator==(const UnrollRegion&, const UnrollRegion&) = default;
+};
+
+struct UnrolledLoop {
+  std::vector<UnrollRegion> regions;
+};
+
 struct InstructionPlan {
   enum class Action : std::uint8_t {
     AsIs,     // price the PTX access
@@ -106,6 +123,8 @@ struct InstructionPlan {
   // PTX's): a load runs only when the warp does not hold its value (load_reuse.h). -1: not.
   int reuse_group = -1;
   int reuse_slots = 0;  // the group's SASS loads
+  // As is, in a loop ptxas unrolled into regions: SassPlan::unrolled_loops' index, -1: not.
+  int unrolled = -1;
   MergeRole merge;
   std::vector<Piece> pieces;
   std::vector<WordAccess> words;
@@ -143,6 +162,7 @@ struct SassPlan {
   std::unordered_set<const ptx::Instruction*> predicated_tma_loads;
   int reuse_groups = 0;      // PTX loads of unrolled loops whose values ptxas keeps across iterations
   int map_words = 0;         // SASS loads and stores of device-built tensor maps' words
+  std::vector<UnrolledLoop> unrolled_loops;  // InstructionPlan::unrolled indexes it
 
   const std::vector<LineShare>* lines_of(const ptx::Instruction* inst) const {
     auto it = source_lines.find(inst);

@@ -385,5 +385,28 @@ TEST(SassPlan, PredicatedTmaLoadIsMarked) {
   EXPECT_TRUE(plan_from_ptx(*m).predicated_tma_loads.empty());
 }
 
+// corpus/sass/triangular.cu: nvcc's by-4 loop of line 20 runs in SASS as a loop of 16 loads,
+// a block of 8 and a loop of 4 (tests/data/sass/corpus/triangular.sass): 4, 2 and 1 PTX
+// iterations. The by-1 remainder after it keeps the PTX's grouping.
+TEST(SassPlanCorpus, ReUnrolledLoopGetsItsRegions) {
+  const Corpus c = corpus("triangular");
+  for (const auto& [fn, line] : {std::pair<const char*, int>{"triangular_rows", 20}, {"uniform_rows", 29}}) {
+    int n = 0;
+    const auto roles = roles_at(c, fn, line, ptx::Opcode::Ld, &n);
+    ASSERT_EQ(n, 5) << fn;
+    int unrolled = 0;
+    for (const InstructionPlan* r : roles)
+      if (r && r->unrolled >= 0) {
+        ++unrolled;
+        const UnrolledLoop& loop = c.plan.unrolled_loops[static_cast<std::size_t>(r->unrolled)];
+        EXPECT_EQ(loop.regions, (std::vector<UnrollRegion>{{4, true}, {2, false}, {1, true}})) << fn;
+      }
+    EXPECT_EQ(unrolled, 4) << fn;
+  }
+  // The GEMMs' loops ptxas merged across iterations are not regrouped.
+  const Corpus g = corpus("gemm_merges");
+  EXPECT_TRUE(g.plan.unrolled_loops.empty());
+}
+
 }  // namespace
 }  // namespace warpscope::analysis

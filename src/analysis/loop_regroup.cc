@@ -1,0 +1,117 @@
+// loop_regroup.cc: a warp's accesses of an unrolled loop, run by the SASS's regions.
+#include "analysis/loop_regroup.h"
+
+#include <algorithm>
+
+namespace warpscope::analysis {
+
+std::vector<int> region_trips(const UnrolledLoop& loop, int p) {
+  std::vector<int> trips;
+  trips.reserve(loop.regions.size());
+  int rest = p;
+  for (const UnrollRegion& r : loop.regions) {
+    const int t = r.loop ? rest / r.copies : (rest >= r.copies ? 1 : 0);
+    trips.push_back(t);
+    rest -= t * r.copies;
+  }
+  return trips;
+}
+
+void LoopRegroup::add(const emu::AccessEvent& e, int loop, const UnrolledLoop& regions) {
+  const std::uint64_t k = key(e.block_index, e.warp);
+  auto it = held_.find(k);
+  if (it != held_.end() && it->second.loop != loop) {
+    flush(k);
+    it = held_.end();
+  }
+  if (it != held_.end()) {
+    // A lane that left the loop and runs this access again started it again.
+    const Held& h = it->second;
+    auto m = std::find_if(h.members.begin(), h.members.end(), [&](const Member& x) { return x.pc == e.pc; });
+    if (m != h.members.end())
+      for (int l = 0; l < 32; ++l)
+        if (e.access.active(l) && m->state[static_cast<std::size_t>(l)] == 2) {
+          flush(k);
+          it = held_.end();
+          break;
+        }
+  }
+  if (it == held_.end()) it = held_.emplace(k, Held{loop, &regions, {}, {}}).first;
+  Held& h = it->second;
+  auto m = std::find_if(h.members.begin(), h.members.end(), [&](const Member& x) { return x.pc == e.pc; });
+  if (m == h.members.end()) {
+    Member fresh;
+    fresh.pc = e.pc;
+    fresh.first = e;
+    m = h.members.insert(std::upper_bound(h.members.begin(), h.members.end(), e.pc,
+                                          [](std::uint32_t pc, const Member& x) { return pc < x.pc; }),
+                         std::move(fresh));
+  }
+  for (int l = 0; l < 32; ++l) {
+    auto& state = m->state[static_cast<std::size_t>(l)];
+    if (e.access.active(l)) {
+      m->addresses[static_cast<std::size_t>(l)].push_back(e.access.address[static_cast<std::size_t>(l)]);
+      state = 1;
+    } else if (state == 1) {
+      state = 2;
+    }
+  }
+  h.events.push_back(e);
+}
+
+void LoopRegroup::end_block(std::uint64_t block_index) {
+  std::vector<std::uint64_t> keys;
+  for (const auto& [k, h] : held_)
+    if (k >> 8 == block_index) keys.push_back(k);
+  std::sort(keys.begin(), keys.end());  // warp order: the same figures from any worker
+  for (std::uint64_t k : keys) flush(k);
+}
+
+void LoopRegroup::flush(std::uint64_t k) {
+  auto it = held_.find(k);
+  if (it == held_.end()) return;
+  Held h = std::move(it->second);
+  held_.erase(it);
+  run(h);
+}
+
+void LoopRegroup::run(Held& h) {
+  // Every access of the loop must have run equally often for each lane (each is one per
+  // iteration); otherwise the iterations are not known: run what came, as it came.
+  bool counted = !h.members.empty();
+  for (std::size_t l = 0; l < 32 && counted; ++l)
+    for (const Member& m : h.members) counted = counted && m.addresses[l].size() == h.members[0].addresses[l].size();
+  if (!counted) {
+    for (const emu::AccessEvent& e : h.events) sink_.run(e, e.access);
+    return;
+  }
+  const std::vector<UnrollRegion>& regions = h.regions->regions;
+  std::array<std::vector<int>, 32> trips;
+  std::vector<int> most(regions.size(), 0);
+  for (std::size_t l = 0; l < 32; ++l) {
+    trips[l] = region_trips(*h.regions, static_cast<int>(h.members[0].addresses[l].size()));
+    for (std::size_t r = 0; r < regions.size(); ++r) most[r] = std::max(most[r], trips[l][r]);
+  }
+  std::array<int, 32> base{};  // per lane: the iterations of the regions before
+  for (std::size_t r = 0; r < regions.size(); ++r) {
+    const int c = regions[r].copies;
+    for (int j = 0; j < most[r]; ++j)
+      for (int copy = 0; copy < c; ++copy) {
+        std::uint32_t mask = 0;
+        for (std::size_t l = 0; l < 32; ++l)
+          if (trips[l][r] > j) mask |= 1u << l;
+        for (const Member& m : h.members) {
+          emu::AccessEvent e = m.first;
+          e.access.mask = mask;
+          for (std::size_t l = 0; l < 32; ++l)
+            if ((mask >> l) & 1u)
+              e.access.address[l] = m.addresses[l][static_cast<std::size_t>(base[l] + j * c + copy)];
+          sink_.run(e, e.access);
+        }
+      }
+    for (std::size_t l = 0; l < 32; ++l) base[l] += trips[l][r] * c;
+  }
+  ++regrouped_;
+}
+
+}  // namespace warpscope::analysis

@@ -1,0 +1,158 @@
+// sass_unroll.cc: PTX loops ptxas unrolled into regions (sass_plan.h: UnrolledLoop).
+//
+// nvcc unrolls `for (t2 = 0; t2 <= t; ++t2) acc += r[t2];` by 4; ptxas unrolls that loop again
+// (tests/data/sass/corpus/triangular.sass): the PTX's 4 loads of line 20 have, in SASS, 16
+// copies in a loop, 8 in a block after it and 4 in a last loop. Counted in PTX iterations
+// (copies / the PTX loop's loads of that line, kind and width): loop 4, block 2, loop 1.
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "analysis/sass_match.h"
+
+namespace warpscope::analysis::detail {
+namespace {
+
+// The kind of access a PTX load or store is, as sass::Kind names SASS ones; Other otherwise.
+sass::Kind kind_of(const ptx::Instruction& inst) {
+  const bool load = inst.opcode == ptx::Opcode::Ld || inst.opcode == ptx::Opcode::Ldu;
+  if (!load && inst.opcode != ptx::Opcode::St) return sass::Kind::Other;
+  switch (inst.space) {
+    case ptx::Space::Shared: return load ? sass::Kind::SharedLoad : sass::Kind::SharedStore;
+    case ptx::Space::Global: return load ? sass::Kind::GlobalLoad : sass::Kind::GlobalStore;
+    case ptx::Space::None: return load ? sass::Kind::GenericLoad : sass::Kind::GenericStore;
+    default: return sass::Kind::Other;
+  }
+}
+
+using Key = std::tuple<sass::Kind, int, LineKey>;  // kind, bytes a lane, source position
+
+struct Segment {
+  bool loop = false;
+  std::map<Key, int> count;  // SASS copies of each key
+};
+
+// Innermost PTX loops: a backward branch at j to t that spans no other one.
+std::vector<std::pair<int, int>> innermost_loops(const ptx::Function& f) {
+  std::vector<std::pair<int, int>> loops;
+  for (int j = 0; j < static_cast<int>(f.body.size()); ++j) {
+    const ptx::Instruction& b = f.body[static_cast<std::size_t>(j)];
+    if (b.opcode != ptx::Opcode::Bra || b.num_operands < 1 || b.op(0).kind != ptx::OperandKind::Label) continue;
+    const int t = static_cast<int>(b.op(0).imm);
+    if (t >= 0 && t <= j) loops.emplace_back(t, j);
+  }
+  std::vector<std::pair<int, int>> inner;
+  for (const auto& l : loops)
+    if (std::none_of(loops.begin(), loops.end(), [&](const auto& o) {
+          return o != l && o.first >= l.first && o.second <= l.second;
+        }))
+      inner.push_back(l);
+  return inner;
+}
+
+// The SASS copies of `keys`, as segments in program order: one per innermost SASS loop that
+// holds copies (a loop around other such loops is not one: its copies are straight code), and
+// one per stretch of straight code between them, split at branches (each block of ptxas's
+// cascade is skipped by one).
+std::vector<Segment> segments_of(const sass::SassFunction& sass, const std::map<Key, int>& keys) {
+  std::vector<int> ops;  // memory_ops indexes, program order
+  for (std::size_t m = 0; m < sass.memory_ops.size(); ++m) {
+    const sass::SassMemoryOp& op = sass.memory_ops[m];
+    const Key k{op.kind, op.width, line_of(sass.instructions[static_cast<std::size_t>(op.instruction)])};
+    if (keys.count(k)) ops.push_back(static_cast<int>(m));
+  }
+  std::set<int> loops;
+  for (int m : ops) loops.insert(sass.memory_ops[static_cast<std::size_t>(m)].loop);
+  auto inner = [&](int l) {
+    if (l < 0) return false;
+    const sass::SassLoop& me = sass.loops[static_cast<std::size_t>(l)];
+    return std::none_of(loops.begin(), loops.end(), [&](int o) {
+      return o >= 0 && o != l && me.contains(sass.loops[static_cast<std::size_t>(o)].head);
+    });
+  };
+  std::vector<Segment> out;
+  int last_loop = -2, last_instruction = -1;
+  for (int m : ops) {
+    const sass::SassMemoryOp& op = sass.memory_ops[static_cast<std::size_t>(m)];
+    const int region = inner(op.loop) ? op.loop : -1;
+    bool split = out.empty() || region != last_loop;
+    if (!split && region < 0)
+      for (int i = last_instruction + 1; i < op.instruction && !split; ++i)
+        split = sass.instructions[static_cast<std::size_t>(i)].opcode == "BRA";
+    if (split) out.push_back({region >= 0, {}});
+    ++out.back().count[{op.kind, op.width, line_of(sass.instructions[static_cast<std::size_t>(op.instruction)])}];
+    last_loop = region;
+    last_instruction = op.instruction;
+  }
+  return out;
+}
+
+// The copies of one PTX iteration a segment holds: every key's count / its PTX accesses, the
+// same for all keys; 0 when they disagree or do not divide.
+int copies_of(const Segment& s, const std::map<Key, int>& keys) {
+  int copies = -1;
+  for (const auto& [k, n] : keys) {
+    auto it = s.count.find(k);
+    const int c = it == s.count.end() ? 0 : it->second;
+    if (c % n != 0 || (copies >= 0 && c / n != copies)) return 0;
+    copies = c / n;
+  }
+  for (const auto& [k, c] : s.count)
+    if (!keys.count(k)) return 0;
+  return std::max(copies, 0);
+}
+
+// The schedule the segments show: a loop of U >= 2 copies, blocks of fewer (descending), a
+// loop of one. Empty when they show none.
+std::vector<UnrollRegion> schedule_of(const std::vector<Segment>& segments, const std::map<Key, int>& keys) {
+  for (std::size_t a = 0; a < segments.size(); ++a) {
+    const int u = copies_of(segments[a], keys);
+    if (!segments[a].loop || u < 2) continue;
+    std::vector<UnrollRegion> regions{{u, true}};
+    for (std::size_t b = a + 1; b < segments.size(); ++b) {
+      const int c = copies_of(segments[b], keys);
+      if (segments[b].loop) {
+        if (c != 1) return {};
+        regions.push_back({1, true});
+        return regions;
+      }
+      if (c < 2 || c >= regions.back().copies) return {};
+      regions.push_back({c, false});
+    }
+    return {};
+  }
+  return {};
+}
+
+}  // namespace
+
+void match_unrolled_loops(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
+                          const sass::SassFunction& sass, SassPlan& plan) {
+  for (const ptx::Function* f : functions) {
+    for (const auto& [t, j] : innermost_loops(*f)) {
+      std::vector<const ptx::Instruction*> members;
+      std::map<Key, int> keys;
+      bool priced_as_is = true;
+      for (int i = t; i <= j && priced_as_is; ++i) {
+        const ptx::Instruction& inst = f->body[static_cast<std::size_t>(i)];
+        const sass::Kind kind = kind_of(inst);
+        if (kind == sass::Kind::Other) continue;
+        if (const InstructionPlan* r = plan.role(&inst))
+          priced_as_is = r->action == InstructionPlan::Action::AsIs && r->reuse_group < 0 && !r->has_atomic &&
+                         !r->polls && !r->unmatched && r->unrolled < 0;
+        const int width = ptx::type_bits(inst.type) / 8 * inst.vec;
+        ++keys[{kind, width, line_of(module, inst)}];
+        members.push_back(&inst);
+      }
+      if (!priced_as_is || members.empty()) continue;
+      std::vector<UnrollRegion> regions = schedule_of(segments_of(sass, keys), keys);
+      if (regions.empty()) continue;
+      const int id = static_cast<int>(plan.unrolled_loops.size());
+      plan.unrolled_loops.push_back({std::move(regions)});
+      for (const ptx::Instruction* inst : members) plan.roles[inst].unrolled = id;
+    }
+  }
+}
+
+}  // namespace warpscope::analysis::detail
