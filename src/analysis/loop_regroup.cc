@@ -56,7 +56,7 @@ void LoopRegroup::add(const emu::AccessEvent& e, int loop, const UnrolledLoop& r
       state = 2;
     }
   }
-  h.events.push_back(e);
+  h.order.emplace_back(e.pc, e.access.mask);
 }
 
 void LoopRegroup::end_block(std::uint64_t block_index) {
@@ -82,7 +82,17 @@ void LoopRegroup::run(Held& h) {
   for (std::size_t l = 0; l < 32 && counted; ++l)
     for (const Member& m : h.members) counted = counted && m.addresses[l].size() == h.members[0].addresses[l].size();
   if (!counted) {
-    for (const emu::AccessEvent& e : h.events) sink_.run(e, e.access);
+    std::vector<std::array<std::size_t, 32>> next(h.members.size(), std::array<std::size_t, 32>{});
+    for (const auto& came : h.order) {
+      const std::uint32_t pc = came.first, mask = came.second;
+      const auto m = static_cast<std::size_t>(
+          std::find_if(h.members.begin(), h.members.end(), [pc](const Member& x) { return x.pc == pc; }) - h.members.begin());
+      emu::AccessEvent e = h.members[m].first;
+      e.access.mask = mask;
+      for (std::size_t l = 0; l < 32; ++l)
+        if ((mask >> l) & 1u) e.access.address[l] = h.members[m].addresses[l][next[m][l]++];
+      sink_.run(e, e.access);
+    }
     return;
   }
   const std::vector<UnrollRegion>& regions = h.regions->regions;

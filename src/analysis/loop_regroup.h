@@ -54,7 +54,9 @@ class LoopRegroup {
     int loop = -1;
     const UnrolledLoop* regions = nullptr;
     std::vector<Member> members;                 // by pc
-    std::vector<emu::AccessEvent> events;        // as they came (run as is when counts differ)
+    // What came, in order: (pc, lanes); with the members' addresses, the events as they came
+    // (run as is when the counts differ).
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> order;
   };
 
   static std::uint64_t key(std::uint64_t block_index, int warp) { return block_index << 8 | static_cast<std::uint64_t>(warp); }
