@@ -88,6 +88,15 @@ const InstructionPlan* CostListener::role_of(const emu::AccessEvent& e) {
 void CostListener::on_access(const emu::AccessEvent& e) {
   if (e.access.mask == 0) return;
   if (plan_ != nullptr && plan_->reuse_groups > 0 && writes(e.access.op)) reuse_.store(e);
+  if (plan_ != nullptr && plan_->sunk_loads > 0) {
+    // A load ptxas moved past an early exit: it runs with its store (sunk_loads.h).
+    sunk_.touch(e);
+    const InstructionPlan* r = e.async_copy ? nullptr : role_of(e);
+    if (r != nullptr && r->sunk_into != nullptr) {
+      sunk_.hold(e, r->sunk_into);
+      return;
+    }
+  }
   if (plan_ != nullptr && !plan_->unrolled_loops.empty()) {
     // A loop ptxas unrolled into regions: the warp's accesses run when it leaves the loop.
     const InstructionPlan* r = e.async_copy ? nullptr : role_of(e);
@@ -159,12 +168,14 @@ void CostListener::run(const emu::AccessEvent& at, const model::WarpAccess& acce
 
 void CostListener::on_barrier(const emu::BarrierEvent& e) {
   regroup_.end_round(e.block_index, e.warp);
+  sunk_.end_round(e.block_index, e.warp);
   merges_.end_round(e.block_index, e.warp);
   reuse_.end_round(e.block_index, e.warp);
 }
 
 void CostListener::on_block_end(const emu::BlockEvent& e) {
   regroup_.end_block(e.block_index);
+  sunk_.end_block(e.block_index);
   merges_.end_block(e.block_index);
   reuse_.end_block(e.block_index);
 }

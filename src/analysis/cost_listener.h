@@ -19,6 +19,7 @@
 #include "analysis/atomic_lowering.h"
 #include "analysis/load_reuse.h"
 #include "analysis/loop_regroup.h"
+#include "analysis/sunk_loads.h"
 #include "analysis/merge_assembler.h"
 #include "analysis/sass_plan.h"
 #include "emu/events.h"
@@ -114,7 +115,7 @@ struct BulkCost {
 class CostListener final : public emu::Listener, private MergeAssembler::Sink {
  public:
   explicit CostListener(const model::Arch& arch, const SassPlan* plan = nullptr)
-      : arch_(arch), plan_(plan), merges_(*this), regroup_(*this) {}
+      : arch_(arch), plan_(plan), merges_(*this), regroup_(*this), sunk_(*this) {}
 
   void on_access(const emu::AccessEvent& event) override;
   void on_barrier(const emu::BarrierEvent& event) override;
@@ -146,6 +147,7 @@ class CostListener final : public emu::Listener, private MergeAssembler::Sink {
   MergeAssembler merges_;
   LoadReuse reuse_;
   LoopRegroup regroup_;
+  SunkLoads sunk_;
   std::vector<InstructionCost> by_slot_;
   std::vector<model::PriceCache> caches_;  // by slot: warps repeat their patterns
   // Per pc: the role (looked up once; predicted for atomics when there is no plan).

@@ -68,6 +68,11 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
 void match_unrolled_loops(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
                           const sass::SassFunction& sass, SassPlan& plan);
 
+// Loads ptxas moved past an early exit (sunk_loads.h): a load whose value only a predicated
+// store reads, with nothing after it that touches memory, whose SASS follows a predicated EXIT.
+void match_sunk_loads(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
+                      const sass::SassFunction& sass, SassPlan& plan);
+
 // The lowering ptxas gives a PTX atomic on sm_90 when no listing says otherwise.
 AtomicRole predicted_atomic(const ptx::Instruction& inst);
 

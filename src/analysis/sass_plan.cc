@@ -168,6 +168,7 @@ SassPlan plan_from_sass(const ptx::Module& module, const std::vector<sass::SassF
       }
     detail::match_accesses(module, functions, sf, taken, plan);
     detail::match_unrolled_loops(module, functions, sf, plan);
+    detail::match_sunk_loads(module, functions, sf, plan);
     detail::match_tensormap_fields(module, functions, sf, taken, claimed, plan);
     detail::attribute_lines(module, functions, sf, claimed, plan);
     match_tma_loads(module.functions[static_cast<std::size_t>(fi)], sf, plan);

@@ -125,6 +125,9 @@ struct InstructionPlan {
   int reuse_slots = 0;  // the group's SASS loads
   // As is, in a loop ptxas unrolled into regions: SassPlan::unrolled_loops' index, -1: not.
   int unrolled = -1;
+  // As is, for the lanes of this predicated store only: ptxas exits the others first
+  // (sunk_loads.h). Null: not.
+  const ptx::Instruction* sunk_into = nullptr;
   MergeRole merge;
   std::vector<Piece> pieces;
   std::vector<WordAccess> words;
@@ -163,6 +166,7 @@ struct SassPlan {
   int reuse_groups = 0;      // PTX loads of unrolled loops whose values ptxas keeps across iterations
   int map_words = 0;         // SASS loads and stores of device-built tensor maps' words
   std::vector<UnrolledLoop> unrolled_loops;  // InstructionPlan::unrolled indexes it
+  int sunk_loads = 0;        // PTX loads ptxas moved past an early exit (InstructionPlan::sunk_into)
 
   const std::vector<LineShare>* lines_of(const ptx::Instruction* inst) const {
     auto it = source_lines.find(inst);

@@ -1,0 +1,119 @@
+// sass_sink.cc: loads ptxas moved past an early exit (sunk_loads.h): which PTX loads, confirmed
+// by the listing (a predicated EXIT right before the load's SASS).
+#include <algorithm>
+
+#include "analysis/sass_match.h"
+
+namespace warpscope::analysis::detail {
+namespace {
+
+bool plain(const ptx::Instruction& inst) {
+  switch (ptx::family_of(inst.opcode)) {
+    case ptx::Family::Arith:
+    case ptx::Family::Bits:
+    case ptx::Family::Compare:
+    case ptx::Family::Move:
+    case ptx::Family::Nop:
+    case ptx::Family::Special: break;
+    default: return false;
+  }
+  for (int i = 0; i < inst.num_operands; ++i)
+    if (inst.op(i).kind == ptx::OperandKind::Addr) return false;
+  return true;
+}
+
+// The registers `inst` reads (its guard and its sources; an address's base).
+std::vector<std::uint32_t> reads_of(const ptx::Instruction& inst) {
+  std::vector<std::uint32_t> out;
+  if (inst.guard != ptx::kNoReg) out.push_back(inst.guard);
+  int first_source = ptx::writes_first_operand(inst.opcode) ? 1 : 0;
+  if (inst.opcode == ptx::Opcode::Setp || inst.opcode == ptx::Opcode::Shfl || inst.opcode == ptx::Opcode::Match)
+    first_source = 2;
+  for (int i = 0; i < inst.num_operands; ++i) {
+    const ptx::Operand& o = inst.op(i);
+    if (i < first_source && o.kind != ptx::OperandKind::Addr) continue;
+    if (o.kind == ptx::OperandKind::Reg || o.kind == ptx::OperandKind::Addr) out.push_back(o.reg[0]);
+    if (o.kind == ptx::OperandKind::Vec)
+      for (int k = 0; k < o.count; ++k) out.push_back(inst.vec_reg(o, k));
+  }
+  return out;
+}
+
+// The store that is the only reader of load `i`'s value, under a predicate, with only plain
+// instructions between them and after it (then ret or exit); -1 when there is none.
+int sole_predicated_store(const ptx::Function& f, int i) {
+  const ptx::Instruction& ld = f.body[static_cast<std::size_t>(i)];
+  const ptx::Operand& d = ld.op(0);
+  std::vector<std::uint32_t> value;
+  if (d.kind == ptx::OperandKind::Reg) value.push_back(d.reg[0]);
+  else if (d.kind == ptx::OperandKind::Vec)
+    for (int k = 0; k < d.count; ++k) value.push_back(ld.vec_reg(d, k));
+  if (value.empty()) return -1;
+  int store = -1;
+  for (int k = 0; k < static_cast<int>(f.body.size()); ++k) {
+    const ptx::Instruction& inst = f.body[static_cast<std::size_t>(k)];
+    const auto r = reads_of(inst);
+    if (std::none_of(r.begin(), r.end(), [&](std::uint32_t x) { return std::count(value.begin(), value.end(), x) > 0; }))
+      continue;
+    if (store >= 0 || k <= i || inst.opcode != ptx::Opcode::St || inst.guard == ptx::kNoReg) return -1;
+    const ptx::Operand& a = inst.op(0);
+    if (a.kind == ptx::OperandKind::Addr && std::count(value.begin(), value.end(), a.reg[0]) > 0) return -1;
+    store = k;
+  }
+  if (store < 0) return -1;
+  for (int k = i + 1; k < static_cast<int>(f.body.size()); ++k) {
+    const ptx::Instruction& inst = f.body[static_cast<std::size_t>(k)];
+    if (k == store) continue;
+    const bool last = inst.opcode == ptx::Opcode::Ret || inst.opcode == ptx::Opcode::Exit;
+    if (last && k > store) break;
+    if (!plain(inst)) return -1;
+  }
+  // No branch lands between the load and the end.
+  for (const ptx::Instruction& b : f.body)
+    if (b.opcode == ptx::Opcode::Bra && b.num_operands > 0 && b.op(0).kind == ptx::OperandKind::Label &&
+        b.op(0).imm > i)
+      return -1;
+  return store;
+}
+
+// The listing agrees: a SASS load of the line, kind and width right after a predicated EXIT
+// (nothing but plain instructions between).
+bool exits_before(const ptx::Module& module, const ptx::Instruction& ld, const sass::SassFunction& sass) {
+  const LineKey line = line_of(module, ld);
+  const int width = ptx::type_bits(ld.type) / 8 * ld.vec;
+  for (const sass::SassMemoryOp& op : sass.memory_ops) {
+    if (!sass::is_load(op.kind) || op.width != width || op.guard.present()) continue;
+    if (!(line_of(sass.instructions[static_cast<std::size_t>(op.instruction)]) == line)) continue;
+    for (int k = op.instruction - 1; k >= 0; --k) {
+      const sass::SassInstruction& s = sass.instructions[static_cast<std::size_t>(k)];
+      if (s.opcode == "EXIT") {
+        if (s.guard.present()) return true;
+        break;
+      }
+      if (s.opcode == "BAR" || s.opcode == "BRA" || s.opcode == "BSYNC" || s.opcode == "WARPSYNC") break;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void match_sunk_loads(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
+                      const sass::SassFunction& sass, SassPlan& plan) {
+  for (const ptx::Function* f : functions)
+    for (int i = 0; i < static_cast<int>(f->body.size()); ++i) {
+      const ptx::Instruction& ld = f->body[static_cast<std::size_t>(i)];
+      if ((ld.opcode != ptx::Opcode::Ld && ld.opcode != ptx::Opcode::Ldu) || ld.guard != ptx::kNoReg ||
+          ld.has(ptx::flag::Volatile))
+        continue;
+      if (const InstructionPlan* r = plan.role(&ld);
+          r && !(r->action == InstructionPlan::Action::AsIs && r->reuse_group < 0 && r->unrolled < 0 && !r->unmatched))
+        continue;
+      const int store = sole_predicated_store(*f, i);
+      if (store < 0 || !exits_before(module, ld, sass)) continue;
+      plan.roles[&ld].sunk_into = &f->body[static_cast<std::size_t>(store)];
+      ++plan.sunk_loads;
+    }
+}
+
+}  // namespace warpscope::analysis::detail
