@@ -68,6 +68,9 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
 void match_unrolled_loops(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
                           const sass::SassFunction& sass, SassPlan& plan);
 
+// The registers `inst` reads: its guard, its sources, an address's base.
+std::vector<std::uint32_t> registers_read(const ptx::Instruction& inst);
+
 // Loads ptxas moved past an early exit (sunk_loads.h): a load whose value only a predicated
 // store reads, with nothing after it that touches memory, whose SASS follows a predicated EXIT.
 void match_sunk_loads(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,

@@ -43,22 +43,9 @@ bool is_load(const ptx::Instruction& inst) {
 // Reads are counted as the parser counts them for atomics (ptx/instruction_parser.cc).
 void drop_dead_loads(const ptx::Function& f, SassPlan& plan) {
   std::vector<int> reads(f.registers.size(), 0);
-  auto count = [&](std::uint32_t r) {
-    if (r < reads.size()) ++reads[r];
-  };
-  for (const ptx::Instruction& inst : f.body) {
-    count(inst.guard);
-    int first_source = ptx::writes_first_operand(inst.opcode) ? 1 : 0;
-    if (inst.opcode == ptx::Opcode::Setp || inst.opcode == ptx::Opcode::Shfl || inst.opcode == ptx::Opcode::Match)
-      first_source = 2;
-    for (int i = 0; i < inst.num_operands; ++i) {
-      const ptx::Operand& o = inst.op(i);
-      if (i < first_source && o.kind != ptx::OperandKind::Addr) continue;
-      if (o.kind == ptx::OperandKind::Reg || o.kind == ptx::OperandKind::Addr) count(o.reg[0]);
-      if (o.kind == ptx::OperandKind::Vec)
-        for (int k = 0; k < o.count; ++k) count(inst.vec_reg(o, k));  // vectors of more than 4 (wmma)
-    }
-  }
+  for (const ptx::Instruction& inst : f.body)
+    for (std::uint32_t r : detail::registers_read(inst))
+      if (r < reads.size()) ++reads[r];
   for (const ptx::Instruction& inst : f.body) {
     if (!is_load(inst) || inst.has(ptx::flag::Volatile)) continue;
     // Only a load no SASS instruction explained (a listing that has it wins over the rule).

@@ -22,23 +22,6 @@ bool plain(const ptx::Instruction& inst) {
   return true;
 }
 
-// The registers `inst` reads (its guard and its sources; an address's base).
-std::vector<std::uint32_t> reads_of(const ptx::Instruction& inst) {
-  std::vector<std::uint32_t> out;
-  if (inst.guard != ptx::kNoReg) out.push_back(inst.guard);
-  int first_source = ptx::writes_first_operand(inst.opcode) ? 1 : 0;
-  if (inst.opcode == ptx::Opcode::Setp || inst.opcode == ptx::Opcode::Shfl || inst.opcode == ptx::Opcode::Match)
-    first_source = 2;
-  for (int i = 0; i < inst.num_operands; ++i) {
-    const ptx::Operand& o = inst.op(i);
-    if (i < first_source && o.kind != ptx::OperandKind::Addr) continue;
-    if (o.kind == ptx::OperandKind::Reg || o.kind == ptx::OperandKind::Addr) out.push_back(o.reg[0]);
-    if (o.kind == ptx::OperandKind::Vec)
-      for (int k = 0; k < o.count; ++k) out.push_back(inst.vec_reg(o, k));
-  }
-  return out;
-}
-
 // The store that is the only reader of load `i`'s value, under a predicate, with only plain
 // instructions between them and after it (then ret or exit); -1 when there is none.
 int sole_predicated_store(const ptx::Function& f, int i) {
@@ -52,7 +35,7 @@ int sole_predicated_store(const ptx::Function& f, int i) {
   int store = -1;
   for (int k = 0; k < static_cast<int>(f.body.size()); ++k) {
     const ptx::Instruction& inst = f.body[static_cast<std::size_t>(k)];
-    const auto r = reads_of(inst);
+    const auto r = registers_read(inst);
     if (std::none_of(r.begin(), r.end(), [&](std::uint32_t x) { return std::count(value.begin(), value.end(), x) > 0; }))
       continue;
     if (store >= 0 || k <= i || inst.opcode != ptx::Opcode::St || inst.guard == ptx::kNoReg) return -1;
@@ -97,6 +80,23 @@ bool exits_before(const ptx::Module& module, const ptx::Instruction& ld, const s
 }
 
 }  // namespace
+
+// The registers `inst` reads (its guard and its sources; an address's base).
+std::vector<std::uint32_t> registers_read(const ptx::Instruction& inst) {
+  std::vector<std::uint32_t> out;
+  if (inst.guard != ptx::kNoReg) out.push_back(inst.guard);
+  int first_source = ptx::writes_first_operand(inst.opcode) ? 1 : 0;
+  if (inst.opcode == ptx::Opcode::Setp || inst.opcode == ptx::Opcode::Shfl || inst.opcode == ptx::Opcode::Match)
+    first_source = 2;
+  for (int i = 0; i < inst.num_operands; ++i) {
+    const ptx::Operand& o = inst.op(i);
+    if (i < first_source && o.kind != ptx::OperandKind::Addr) continue;
+    if (o.kind == ptx::OperandKind::Reg || o.kind == ptx::OperandKind::Addr) out.push_back(o.reg[0]);
+    if (o.kind == ptx::OperandKind::Vec)
+      for (int k = 0; k < o.count; ++k) out.push_back(inst.vec_reg(o, k));
+  }
+  return out;
+}
 
 void match_sunk_loads(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
                       const sass::SassFunction& sass, SassPlan& plan) {
