@@ -125,6 +125,40 @@ std::string gmma_form(const sass::SassInstruction& s) {
   return shape.substr(x1 + 1, x2 - x1 - 1) + (regs ? "r" : "d");
 }
 
+namespace {
+
+// Per instruction of `f`: the head of the innermost loop (a backward branch's span) holding it,
+// -1 for none.
+std::vector<int> innermost_loop_heads(const ptx::Function& f) {
+  const int n = static_cast<int>(f.body.size());
+  std::vector<int> head(static_cast<std::size_t>(n), -1), span(static_cast<std::size_t>(n), n + 1);
+  for (int j = 0; j < n; ++j) {
+    const ptx::Instruction& b = f.body[static_cast<std::size_t>(j)];
+    if (b.opcode != ptx::Opcode::Bra || b.num_operands < 1 || b.op(0).kind != ptx::OperandKind::Label) continue;
+    const int t = static_cast<int>(b.op(0).imm);
+    if (t < 0 || t > j) continue;
+    for (int k = t; k <= j; ++k)
+      if (j - t < span[static_cast<std::size_t>(k)]) {
+        span[static_cast<std::size_t>(k)] = j - t;
+        head[static_cast<std::size_t>(k)] = t;
+      }
+  }
+  return head;
+}
+
+// Items grouped by key, the groups in order of their first item.
+std::vector<std::pair<int, std::vector<int>>> grouped(const std::vector<std::pair<int, int>>& keyed) {
+  std::vector<std::pair<int, std::vector<int>>> groups;
+  for (const auto& [key, item] : keyed) {
+    auto it = std::find_if(groups.begin(), groups.end(), [key = key](const auto& g) { return g.first == key; });
+    if (it == groups.end()) groups.push_back({key, {item}});
+    else it->second.push_back(item);
+  }
+  return groups;
+}
+
+}  // namespace
+
 std::vector<LineShare> line_shares(const sass::SassFunction& sass, const std::vector<int>& instructions) {
   std::map<std::vector<std::pair<std::string, int>>, std::pair<std::vector<sass::SassLoc>, int>> sets;
   for (int i : instructions) {
@@ -153,15 +187,42 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
     const ptx::Instruction* inst;
     LineKey key;
     double position;
+    const ptx::Function* function;
+    int loop;  // the innermost PTX loop holding it (its head), -1 none
   };
   std::map<std::pair<LineFamily, std::string>, std::vector<PtxAccess>> accesses;  // by family and gmma_form
-  for (const ptx::Function* f : functions)
+  for (const ptx::Function* f : functions) {
+    const std::vector<int> loops = innermost_loop_heads(*f);
     for (std::size_t k = 0; k < f->body.size(); ++k) {
       const ptx::Instruction& inst = f->body[k];
       const LineFamily fam = ptx_family(inst);
       if (fam == LineFamily::None) continue;
-      accesses[{fam, gmma_form(inst)}].push_back({&inst, line_of(module, inst), f->body.size() > 1 ? static_cast<double>(k) / static_cast<double>(f->body.size() - 1) : 0.0});
+      accesses[{fam, gmma_form(inst)}].push_back({&inst, line_of(module, inst), f->body.size() > 1 ? static_cast<double>(k) / static_cast<double>(f->body.size() - 1) : 0.0, f, loops[k]});
     }
+  }
+  // The PTX accesses `ptx` (one function's) and the SASS instructions `sass_of` in as many
+  // loops, in one order, as many in each (outside any loop counting as one more): the groups.
+  auto same_loops = [&](const std::vector<PtxAccess>& ptx, const std::vector<int>& sass_of,
+                        std::vector<std::vector<int>>& ptx_groups, std::vector<std::vector<int>>& sass_groups) {
+    if (ptx.empty() || std::any_of(ptx.begin(), ptx.end(), [&](const PtxAccess& a) { return a.function != ptx[0].function; }))
+      return false;
+    std::vector<std::pair<int, int>> pk, sk;
+    for (std::size_t p = 0; p < ptx.size(); ++p) pk.emplace_back(ptx[p].loop, static_cast<int>(p));
+    for (int i : sass_of) sk.emplace_back(sass.loop_of(i), i);
+    const auto pg = grouped(pk), sg = grouped(sk);
+    int loops = 0;
+    if (pg.size() != sg.size() || pg.size() < 2) return false;
+    for (std::size_t g = 0; g < pg.size(); ++g) {
+      if ((pg[g].first < 0) != (sg[g].first < 0) || pg[g].second.size() != sg[g].second.size()) return false;
+      loops += pg[g].first >= 0 ? 1 : 0;
+    }
+    if (loops < 2) return false;
+    for (std::size_t g = 0; g < pg.size(); ++g) {
+      ptx_groups.push_back(pg[g].second);
+      sass_groups.push_back(sg[g].second);
+    }
+    return true;
+  };
   const std::size_t n = sass.instructions.size();
   auto sass_position = [&](int i) { return n > 1 ? static_cast<double>(i) / static_cast<double>(n - 1) : 0.0; };
   for (auto& family : accesses) {
@@ -200,7 +261,10 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
       for (std::size_t k = 0; k < rest_p.size() && k < rest_s.size(); ++k)
         got[static_cast<std::size_t>(rest_p[k])].push_back(rest_s[k]);
     };
-    std::vector<bool> ptx_done(ptx.size(), false);
+    // The passes below, for the PTX accesses `mine` and the SASS instructions `theirs`.
+    auto assign = [&](const std::vector<int>& mine, const std::vector<int>& theirs) {
+    std::vector<bool> ptx_done(ptx.size(), true);
+    for (int p : mine) ptx_done[static_cast<std::size_t>(p)] = false;
     std::set<int> sass_done;
     // Pass 1: the same position (innermost line and nearest call site), as many on both sides.
     // Pass 2: the same innermost line (ptxas may name another call site of the helper).
@@ -208,7 +272,7 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
       std::map<LineKey, Side> at;
       for (std::size_t p = 0; p < ptx.size(); ++p)
         if (!ptx_done[p]) at[pass == 0 ? ptx[p].key : ptx[p].key.loose()].ptx.push_back(static_cast<int>(p));
-      for (int i : sass_of) {
+      for (int i : theirs) {
         if (sass_done.count(i)) continue;
         const LineKey k = line_of(sass.instructions[static_cast<std::size_t>(i)]);
         at[pass == 0 ? k : k.loose()].sass.push_back(i);
@@ -227,9 +291,9 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
       }
     }
     std::vector<int> orphan_ptx, orphan_sass;
-    for (std::size_t p = 0; p < ptx.size(); ++p)
-      if (!ptx_done[p]) orphan_ptx.push_back(static_cast<int>(p));
-    for (int i : sass_of)
+    for (int p : mine)
+      if (!ptx_done[static_cast<std::size_t>(p)]) orphan_ptx.push_back(p);
+    for (int i : theirs)
       if (!sass_done.count(i)) orphan_sass.push_back(i);
     if (orphan_ptx.size() == orphan_sass.size())  // as many: in order (ptxas keeps the blocks' order)
       pair(orphan_ptx, orphan_sass);
@@ -242,6 +306,19 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
             best = p;
         got[static_cast<std::size_t>(best)].push_back(i);
       }
+    };
+    // ptxas keeps the order of loops: when the family's accesses lie in as many loops (and
+    // stretches outside loops) on both sides, in the same order and as many in each, each
+    // loop's PTX accesses pair with that loop's SASS instructions only (Triton's causal
+    // attention: the diagonal loop's wgmma at lines the other loop's HGMMA also has).
+    std::vector<std::vector<int>> ptx_groups, sass_groups;
+    if (same_loops(ptx, sass_of, ptx_groups, sass_groups))
+      for (std::size_t g = 0; g < ptx_groups.size(); ++g) assign(ptx_groups[g], sass_groups[g]);
+    else {
+      std::vector<int> all(ptx.size());
+      for (std::size_t p = 0; p < ptx.size(); ++p) all[p] = static_cast<int>(p);
+      assign(all, sass_of);
+    }
     for (std::size_t p = 0; p < ptx.size(); ++p)
       if (!got[p].empty()) plan.source_lines[ptx[p].inst] = line_shares(sass, got[p]);
   }

@@ -158,5 +158,66 @@ TEST(SassLines, CopiesOnOtherLinesShareTheCost) {
   EXPECT_EQ(lines(plan, *st[0]), (std::vector<std::pair<int, double>>{{21, 1.0}, {5, 1.0}}));
 }
 
+// Two loops, a load in each (lines 10 and 11 in the PTX); ptxas put each loop's LDS at the other
+// loop's line. By line alone, each PTX load would pair with the other loop's LDS; ptxas keeps
+// the loops' order, so each loop's accesses pair with its own instructions (Triton's causal
+// attention: the diagonal loop's HGMMA at lines the other loop's HGMMA also has).
+constexpr const char* kTwoLoops = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+  .reg .pred %p<3>;
+  .reg .f32 %f<3>;
+  .reg .b32 %r<3>;
+  .shared .align 4 .b8 s[128];
+  mov.u32 %r1, 0;
+$L1:
+  .loc 1 10 3
+  ld.shared.f32 %f1, [s];
+  add.s32 %r1, %r1, 1;
+  setp.lt.s32 %p1, %r1, 4;
+  @%p1 bra $L1;
+  mov.u32 %r2, 0;
+$L2:
+  .loc 1 11 3
+  ld.shared.f32 %f2, [s+64];
+  add.s32 %r2, %r2, 1;
+  setp.lt.s32 %p2, %r2, 4;
+  @%p2 bra $L2;
+  ret;
+}
+.file 1 "k.cu"
+)";
+
+constexpr const char* kTwoLoopsListing = R"(
+.text.k:
+.L_x_0:
+	//## File "k.cu", line 11
+	//## Row "k.cu", line 11
+        /*0000*/                   LDS R0, [UR4] ;
+        /*0010*/               @P0 BRA `(.L_x_0) ;
+.L_x_1:
+	//## File "k.cu", line 10
+	//## Row "k.cu", line 10
+        /*0020*/                   LDS R2, [UR4+0x40] ;
+        /*0030*/               @P1 BRA `(.L_x_1) ;
+        /*0040*/                   EXIT ;
+)";
+
+TEST(SassLines, EachLoopsAccessesPairWithThatLoopsInstructions) {
+  auto m = ptx::parse(kTwoLoops, "k.ptx");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  auto fs = sass::parse_sass_listing(kTwoLoopsListing);
+  ASSERT_TRUE(fs.ok());
+  ASSERT_EQ((*fs)[0].loops.size(), 2u);
+  const SassPlan plan = plan_from_sass(*m, *fs);
+  const auto ld = accesses(*m, ptx::Opcode::Ld);
+  ASSERT_EQ(ld.size(), 2u);
+  EXPECT_EQ(lines(plan, *ld[0]), (std::vector<std::pair<int, double>>{{11, 1.0}}));
+  EXPECT_EQ(lines(plan, *ld[1]), (std::vector<std::pair<int, double>>{{10, 1.0}}));
+}
+
 }  // namespace
 }  // namespace warpscope::analysis
