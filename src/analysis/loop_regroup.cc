@@ -36,8 +36,12 @@ void LoopRegroup::add(const emu::AccessEvent& e, int loop, const UnrolledLoop& r
           break;
         }
   }
-  if (it == held_.end()) it = held_.emplace(k, Held{loop, &regions, {}, {}}).first;
+  if (it == held_.end()) it = held_.emplace(k, Held{loop, &regions, {}, {}, false}).first;
   Held& h = it->second;
+  if (h.passthrough) {
+    sink_.run(e, e.access);
+    return;
+  }
   auto m = std::find_if(h.members.begin(), h.members.end(), [&](const Member& x) { return x.pc == e.pc; });
   if (m == h.members.end()) {
     Member fresh;
@@ -57,6 +61,12 @@ void LoopRegroup::add(const emu::AccessEvent& e, int loop, const UnrolledLoop& r
     }
   }
   h.order.emplace_back(e.pc, e.access.mask);
+  if (h.order.size() >= kMaxHeld) {
+    run_as_came(h);
+    h.members.clear();
+    h.order.clear();
+    h.passthrough = true;
+  }
 }
 
 void LoopRegroup::end_block(std::uint64_t block_index) {
@@ -75,6 +85,20 @@ void LoopRegroup::flush(std::uint64_t k) {
   run(h);
 }
 
+void LoopRegroup::run_as_came(Held& h) {
+  std::vector<std::array<std::size_t, 32>> next(h.members.size(), std::array<std::size_t, 32>{});
+  for (const auto& came : h.order) {
+    const std::uint32_t pc = came.first, mask = came.second;
+    const auto m = static_cast<std::size_t>(
+        std::find_if(h.members.begin(), h.members.end(), [pc](const Member& x) { return x.pc == pc; }) - h.members.begin());
+    emu::AccessEvent e = h.members[m].first;
+    e.access.mask = mask;
+    for (std::size_t l = 0; l < 32; ++l)
+      if ((mask >> l) & 1u) e.access.address[l] = h.members[m].addresses[l][next[m][l]++];
+    sink_.run(e, e.access);
+  }
+}
+
 void LoopRegroup::run(Held& h) {
   // Every access of the loop must have run equally often for each lane (each is one per
   // iteration); otherwise the iterations are not known: run what came, as it came.
@@ -82,17 +106,7 @@ void LoopRegroup::run(Held& h) {
   for (std::size_t l = 0; l < 32 && counted; ++l)
     for (const Member& m : h.members) counted = counted && m.addresses[l].size() == h.members[0].addresses[l].size();
   if (!counted) {
-    std::vector<std::array<std::size_t, 32>> next(h.members.size(), std::array<std::size_t, 32>{});
-    for (const auto& came : h.order) {
-      const std::uint32_t pc = came.first, mask = came.second;
-      const auto m = static_cast<std::size_t>(
-          std::find_if(h.members.begin(), h.members.end(), [pc](const Member& x) { return x.pc == pc; }) - h.members.begin());
-      emu::AccessEvent e = h.members[m].first;
-      e.access.mask = mask;
-      for (std::size_t l = 0; l < 32; ++l)
-        if ((mask >> l) & 1u) e.access.address[l] = h.members[m].addresses[l][next[m][l]++];
-      sink_.run(e, e.access);
-    }
+    run_as_came(h);
     return;
   }
   const std::vector<UnrollRegion>& regions = h.regions->regions;

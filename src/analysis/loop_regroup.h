@@ -13,7 +13,7 @@
 // A warp's accesses of such a loop are held until the warp leaves it (an access elsewhere, a
 // barrier, the block's end, or a lane starting the loop again), then run as the regions group
 // them. When the loop's accesses did not run equally often for a lane (a conditional access),
-// they run as the PTX grouped them.
+// or a warp's instance grows past kMaxHeld accesses, they run as the PTX grouped them.
 #pragma once
 
 #include <cstdint>
@@ -57,11 +57,16 @@ class LoopRegroup {
     // What came, in order: (pc, lanes); with the members' addresses, the events as they came
     // (run as is when the counts differ).
     std::vector<std::pair<std::uint32_t, std::uint32_t>> order;
+    // Past kMaxHeld accesses, what was held ran as it came and the rest of the instance runs
+    // as it comes (the PTX's grouping): a warp's held loop stays near a megabyte.
+    bool passthrough = false;
   };
+  static constexpr std::size_t kMaxHeld = 1u << 12;
 
   static std::uint64_t key(std::uint64_t block_index, int warp) { return block_index << 8 | static_cast<std::uint64_t>(warp); }
   void flush(std::uint64_t k);
   void run(Held& h);
+  void run_as_came(Held& h);
 
   MergeAssembler::Sink& sink_;
   std::unordered_map<std::uint64_t, Held> held_;

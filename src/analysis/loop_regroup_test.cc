@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <map>
 #include <random>
 #include <set>
@@ -161,6 +162,24 @@ TEST(LoopRegroup, UnequalCountsRunAsTheyCame) {
   g.add(extra, 0, kTriangular);
   g.end_block(0);
   EXPECT_EQ(rec.runs.size(), 11u);
+  EXPECT_EQ(g.regrouped(), 0u);
+}
+
+// A warp's instance past the cap runs as it came, and the rest of it too: the PTX's grouping.
+TEST(LoopRegroup, AHugeInstanceRunsAsItCame) {
+  Recorder rec;
+  LoopRegroup g(rec);
+  std::array<int, 32> trips{};
+  for (int l = 0; l < 32; ++l) trips[static_cast<std::size_t>(l)] = 5000 + l;
+  emulate(g, trips, {4});
+  g.end_block(0);
+  ASSERT_EQ(rec.runs.size(), 5031u);  // one a PTX iteration
+  for (int i = 0; i < 5031; ++i) {
+    const model::WarpAccess& a = rec.runs[static_cast<std::size_t>(i)].second;
+    const int active = i < 5000 ? 32 : 31 - (i - 5000);
+    EXPECT_EQ(std::popcount(a.mask), active) << i;
+    if (a.active(31)) EXPECT_EQ(a.address[31], address(4, 31, i)) << i;
+  }
   EXPECT_EQ(g.regrouped(), 0u);
 }
 
