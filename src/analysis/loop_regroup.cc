@@ -2,6 +2,7 @@
 #include "analysis/loop_regroup.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace warpscope::analysis {
 
@@ -99,6 +100,65 @@ void LoopRegroup::run_as_came(Held& h) {
   }
 }
 
+// Where a shaped trip's SASS accesses start, from the lowest of its PTX accesses: the offset d
+// (bytes, at most 0) that makes every PTX access lie inside one of them, every one of them hold
+// one, and each aligned to its width; nullopt when none does.
+std::optional<std::int64_t> place_shape(const std::vector<std::pair<std::int64_t, int>>& shape,
+                                        const std::vector<std::pair<std::uint64_t, int>>& elements) {
+  if (elements.empty()) return std::nullopt;
+  std::uint64_t lo = elements.front().first;
+  for (const auto& e : elements) lo = std::min(lo, e.first);
+  auto fits = [&](std::int64_t d) {
+    std::vector<bool> used(shape.size(), false);
+    for (const auto& e : elements) {
+      const std::int64_t a = static_cast<std::int64_t>(e.first - lo);
+      bool inside = false;
+      for (std::size_t s = 0; s < shape.size() && !inside; ++s) {
+        const std::int64_t start = d + shape[s].first;
+        if (a >= start && a + e.second <= start + shape[s].second) inside = used[s] = true;
+      }
+      if (!inside) return false;
+    }
+    for (std::size_t s = 0; s < shape.size(); ++s)
+      if (!used[s] || (static_cast<std::int64_t>(lo) + d + shape[s].first) % shape[s].second != 0) return false;
+    return true;
+  };
+  for (std::int64_t d = 0; d > -shape.back().first - shape.back().second; d -= 4)
+    if (fits(d)) return d;
+  return std::nullopt;
+}
+
+bool LoopRegroup::run_shaped(const Held& h, const UnrollRegion& region, const std::array<std::vector<int>, 32>& trips,
+                             const std::array<int, 32>& base, int r, int j) {
+  const int c = region.copies;
+  std::uint32_t mask = 0;
+  std::array<std::uint64_t, 32> start{};
+  std::vector<std::pair<std::uint64_t, int>> elements;
+  for (std::size_t l = 0; l < 32; ++l) {
+    if (trips[l][static_cast<std::size_t>(r)] <= j) continue;
+    elements.clear();
+    for (int copy = 0; copy < c; ++copy)
+      for (const Member& m : h.members)
+        elements.emplace_back(m.addresses[l][static_cast<std::size_t>(base[l] + j * c + copy)], m.first.access.width);
+    std::uint64_t lo = elements.front().first;
+    for (const auto& e : elements) lo = std::min(lo, e.first);
+    const std::optional<std::int64_t> d = place_shape(region.shape, elements);
+    if (!d) return false;  // not this shape: the PTX's accesses, as they are
+    mask |= 1u << l;
+    start[l] = static_cast<std::uint64_t>(static_cast<std::int64_t>(lo) + *d);
+  }
+  if (mask == 0) return true;
+  for (const auto& [offset, width] : region.shape) {
+    emu::AccessEvent e = h.members.front().first;
+    e.access.width = width;
+    e.access.mask = mask;
+    for (std::size_t l = 0; l < 32; ++l)
+      if ((mask >> l) & 1u) e.access.address[l] = start[l] + static_cast<std::uint64_t>(offset);
+    sink_.run(e, e.access);
+  }
+  return true;
+}
+
 void LoopRegroup::run(Held& h) {
   // Every access of the loop must have run equally often for each lane (each is one per
   // iteration); otherwise the iterations are not known: run what came, as it came.
@@ -119,7 +179,8 @@ void LoopRegroup::run(Held& h) {
   std::array<int, 32> base{};  // per lane: the iterations of the regions before
   for (std::size_t r = 0; r < regions.size(); ++r) {
     const int c = regions[r].copies;
-    for (int j = 0; j < most[r]; ++j)
+    for (int j = 0; j < most[r]; ++j) {
+      if (!regions[r].shape.empty() && run_shaped(h, regions[r], trips, base, static_cast<int>(r), j)) continue;
       for (int copy = 0; copy < c; ++copy) {
         std::uint32_t mask = 0;
         for (std::size_t l = 0; l < 32; ++l)
@@ -133,6 +194,7 @@ void LoopRegroup::run(Held& h) {
           sink_.run(e, e.access);
         }
       }
+    }
     for (std::size_t l = 0; l < 32; ++l) base[l] += trips[l][r] * c;
   }
   ++regrouped_;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -67,6 +68,10 @@ class LoopRegroup {
   void flush(std::uint64_t k);
   void run(Held& h);
   void run_as_came(Held& h);
+  // Trip j of shaped region r (UnrollRegion::shape) as its SASS accesses; false when some
+  // lane's PTX accesses do not fit the shape (then they run as they are).
+  bool run_shaped(const Held& h, const UnrollRegion& region, const std::array<std::vector<int>, 32>& trips,
+                  const std::array<int, 32>& base, int r, int j);
 
   MergeAssembler::Sink& sink_;
   std::unordered_map<std::uint64_t, Held> held_;
@@ -75,5 +80,11 @@ class LoopRegroup {
 
 // Per lane with `p` iterations: how many trips of each region it runs (sass_plan.h's rules).
 std::vector<int> region_trips(const UnrolledLoop& loop, int p);
+
+// Where a shaped trip's SASS accesses (offset from the first, width) start relative to the
+// lowest of its PTX accesses (address, width): every PTX access inside one of them, each of them
+// holding one and aligned to its width; nullopt when no placement does.
+std::optional<std::int64_t> place_shape(const std::vector<std::pair<std::int64_t, int>>& shape,
+                                        const std::vector<std::pair<std::uint64_t, int>>& elements);
 
 }  // namespace warpscope::analysis

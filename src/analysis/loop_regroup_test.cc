@@ -183,5 +183,49 @@ TEST(LoopRegroup, AHugeInstanceRunsAsItCame) {
   EXPECT_EQ(g.regrouped(), 0u);
 }
 
+// A shaped trip's placement: LDS.128 + LDS for words 1..4 start one word before the first.
+TEST(LoopRegroup, ShapesArePlacedOverTheirPtxAccesses) {
+  const std::vector<std::pair<std::int64_t, int>> trip4{{0, 16}, {16, 4}};
+  std::vector<std::pair<std::uint64_t, int>> words;
+  for (int w = 1; w <= 4; ++w) words.emplace_back(0x100 + 4 * w, 4);
+  EXPECT_EQ(place_shape(trip4, words), std::optional<std::int64_t>(-4));
+  // Words 0..3: the LDS would hold none of them; words 2..5: no aligned placement.
+  words.clear();
+  for (int w = 0; w < 4; ++w) words.emplace_back(0x100 + 4 * w, 4);
+  EXPECT_EQ(place_shape(trip4, words), std::nullopt);
+  words.clear();
+  for (int w = 2; w < 6; ++w) words.emplace_back(0x100 + 4 * w, 4);
+  EXPECT_EQ(place_shape(trip4, words), std::nullopt);
+}
+
+// One lane's by-4 loop of 15 iterations over words 1..60 with the shaped regions: the SASS's
+// 3 x 5 + 3 + 2 loads, each at its aligned place.
+TEST(LoopRegroup, ShapedRegionsRunTheirSassLoads) {
+  using Shape = std::vector<std::pair<std::int64_t, int>>;
+  const UnrolledLoop loop{{{4, true, Shape{{0, 16}, {16, 16}, {32, 16}, {48, 16}, {64, 4}}},
+                           {2, false, Shape{{0, 16}, {16, 16}, {32, 4}}},
+                           {1, true, Shape{{0, 16}, {16, 4}}}}};
+  Recorder rec;
+  LoopRegroup g(rec);
+  for (int i = 0; i < 15; ++i)
+    for (std::uint32_t m = 0; m < 4; ++m) {
+      emu::AccessEvent e;
+      e.pc = 10 + m;
+      e.access.op = model::MemOp::SharedLoad;
+      e.access.mask = 1;
+      e.access.address[0] = 0x400 + 4 * (1 + 4 * static_cast<std::uint64_t>(i) + m);
+      g.add(e, 0, loop);
+    }
+  g.end_block(0);
+  ASSERT_EQ(rec.runs.size(), 20u);
+  int wide = 0;
+  for (const auto& [pc, a] : rec.runs) {
+    EXPECT_EQ(a.address[0] % static_cast<std::uint64_t>(a.width), 0u);
+    wide += a.width == 16 ? 1 : 0;
+  }
+  EXPECT_EQ(wide, 15);
+  EXPECT_EQ(rec.runs[0].second.address[0], 0x400u);  // the first trip's LDS.128 at word 0
+}
+
 }  // namespace
 }  // namespace warpscope::analysis

@@ -98,9 +98,14 @@ struct WordAccess {
 //   triangular.cu, a by-4 PTX loop:  16-load loop (4 copies), 8-load block (2), 4-load loop (1)
 // A warp runs each region for the lanes that still need it, so lanes whose trip counts differ
 // run a PTX iteration's accesses in different SASS instructions (loop_regroup.h).
+// When ptxas also merged the loop's loads across iterations (llm.c softmax_forward_kernel4: 4
+// loads a PTX iteration from one word past a 16-byte boundary, LDS.128 + LDS a copy), a trip
+// of a region runs `shape`: its SASS accesses as (byte offset from the first, bytes a lane),
+// placed at run time so that they cover the trip's PTX accesses (loop_regroup.cc).
 struct UnrollRegion {
   int copies = 1;
   bool loop = true;
+  std::vector<std::pair<std::int64_t, int>> shape;  // empty: the PTX accesses as they are
   friend bool operator==(const UnrollRegion&, const UnrollRegion&) = default;
 };
 

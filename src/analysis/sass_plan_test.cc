@@ -408,5 +408,27 @@ TEST(SassPlanCorpus, ReUnrolledLoopGetsItsRegions) {
   EXPECT_TRUE(g.plan.unrolled_loops.empty());
 }
 
+// corpus/sass/unrolled_merge.cu: thread 0 reads s[1..n-1]; nvcc's by-4 loop (4 loads of line 14)
+// runs in SASS as a 16-load loop, an 8-load block and a 4-load loop, whose loads ptxas also
+// merged: LDS.128 x4 + LDS, LDS.128 x2 + LDS, LDS.128 + LDS (one word past 16-byte alignment).
+TEST(SassPlanCorpus, ReUnrolledMergedLoopGetsShapedRegions) {
+  const Corpus c = corpus("unrolled_merge");
+  int n = 0;
+  const auto roles = roles_at(c, "max_from_one", 14, ptx::Opcode::Ld, &n);
+  ASSERT_EQ(n, 5);
+  int unrolled = 0;
+  for (const InstructionPlan* r : roles)
+    if (r && r->unrolled >= 0) {
+      ++unrolled;
+      const UnrolledLoop& loop = c.plan.unrolled_loops[static_cast<std::size_t>(r->unrolled)];
+      using Shape = std::vector<std::pair<std::int64_t, int>>;
+      ASSERT_EQ(loop.regions.size(), 3u);
+      EXPECT_EQ(loop.regions[0], (UnrollRegion{4, true, Shape{{0, 16}, {16, 16}, {32, 16}, {48, 16}, {64, 4}}}));
+      EXPECT_EQ(loop.regions[1], (UnrollRegion{2, false, Shape{{0, 16}, {16, 16}, {32, 4}}}));
+      EXPECT_EQ(loop.regions[2], (UnrollRegion{1, true, Shape{{0, 16}, {16, 4}}}));
+    }
+  EXPECT_EQ(unrolled, 4);  // the by-4 loop's; the remainder's load stays as it is
+}
+
 }  // namespace
 }  // namespace warpscope::analysis

@@ -125,6 +125,65 @@ std::vector<UnrollRegion> schedule_of(const std::vector<Segment>& segments, cons
   return {};
 }
 
+// The shaped form (ptxas merged the loop's loads across iterations as well): the SASS loads of
+// `kind` at `line`, any width, per segment as in segments_of; a segment's copies are its bytes
+// over `bytes` (one PTX iteration's; what is left over is the trip's over-fetch: an aligned
+// LDS.128 before the first word), and its shape its accesses' offsets from the first and widths.
+// All of a segment's accesses must share one base register.
+std::vector<UnrollRegion> shaped_schedule(const sass::SassFunction& sass, sass::Kind kind, const LineKey& line, int bytes) {
+  std::map<Key, int> keys;
+  for (const sass::SassMemoryOp& op : sass.memory_ops)
+    if (op.kind == kind && line_of(sass.instructions[static_cast<std::size_t>(op.instruction)]) == line) keys[{kind, op.width, line}] = 1;
+  if (keys.empty()) return {};
+  // Segments as segments_of draws them, with the instructions of each.
+  std::vector<std::pair<bool, std::vector<const sass::SassMemoryOp*>>> segs;
+  {
+    std::vector<const sass::SassMemoryOp*> ops;
+    for (const sass::SassMemoryOp& op : sass.memory_ops)
+      if (keys.count({op.kind, op.width, line_of(sass.instructions[static_cast<std::size_t>(op.instruction)])})) ops.push_back(&op);
+    const std::vector<Segment> counted = segments_of(sass, keys);
+    std::size_t next = 0;
+    for (const Segment& g : counted) {
+      int n = 0;
+      for (const auto& kv : g.count) n += kv.second;
+      segs.push_back({g.loop, {ops.begin() + static_cast<std::ptrdiff_t>(next), ops.begin() + static_cast<std::ptrdiff_t>(next + static_cast<std::size_t>(n))}});
+      next += static_cast<std::size_t>(n);
+    }
+  }
+  auto region_of = [&](const std::pair<bool, std::vector<const sass::SassMemoryOp*>>& g) {
+    UnrollRegion r;
+    r.loop = g.first;
+    int total = 0;
+    std::int64_t first = g.second.front()->address.imm;
+    for (const sass::SassMemoryOp* op : g.second) {
+      if (op->address.reg != g.second.front()->address.reg || op->address.ureg != g.second.front()->address.ureg) return UnrollRegion{0, r.loop, {}};
+      total += op->width;
+      first = std::min(first, op->address.imm);
+    }
+    for (const sass::SassMemoryOp* op : g.second) r.shape.emplace_back(op->address.imm - first, op->width);
+    std::sort(r.shape.begin(), r.shape.end());
+    r.copies = total / bytes;
+    return r;
+  };
+  for (std::size_t a = 0; a < segs.size(); ++a) {
+    UnrollRegion head = region_of(segs[a]);
+    if (!head.loop || head.copies < 2) continue;
+    std::vector<UnrollRegion> regions{head};
+    for (std::size_t b = a + 1; b < segs.size(); ++b) {
+      UnrollRegion r = region_of(segs[b]);
+      if (r.loop) {
+        if (r.copies != 1) return {};
+        regions.push_back(r);
+        return regions;
+      }
+      if (r.copies < 2 || r.copies >= regions.back().copies) return {};
+      regions.push_back(r);
+    }
+    return {};
+  }
+  return {};
+}
+
 }  // namespace
 
 void match_unrolled_loops(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
@@ -133,20 +192,29 @@ void match_unrolled_loops(const ptx::Module& module, const std::vector<const ptx
     for (const auto& [t, j] : innermost_loops(*f)) {
       std::vector<const ptx::Instruction*> members;
       std::map<Key, int> keys;
-      bool priced_as_is = true;
-      for (int i = t; i <= j && priced_as_is; ++i) {
+      bool priced_as_is = true, merged = true;  // every access as is; every one merged into wider loads
+      int bytes = 0;
+      for (int i = t; i <= j && (priced_as_is || merged); ++i) {
         const ptx::Instruction& inst = f->body[static_cast<std::size_t>(i)];
         const sass::Kind kind = kind_of(inst);
         if (kind == sass::Kind::Other) continue;
-        if (const InstructionPlan* r = plan.role(&inst))
-          priced_as_is = r->action == InstructionPlan::Action::AsIs && r->reuse_group < 0 && !r->has_atomic &&
-                         !r->polls && !r->unmatched && r->unrolled < 0;
+        const InstructionPlan* r = plan.role(&inst);
+        const bool plain = r == nullptr || (r->reuse_group < 0 && !r->has_atomic && !r->polls && !r->unmatched && r->unrolled < 0);
+        priced_as_is = priced_as_is && plain && (r == nullptr || r->action == InstructionPlan::Action::AsIs);
+        merged = merged && plain && r != nullptr && r->action == InstructionPlan::Action::Merge && sass::is_load(kind);
         const int width = ptx::type_bits(inst.type) / 8 * inst.vec;
+        bytes += width;
         ++keys[{kind, width, line_of(module, inst)}];
         members.push_back(&inst);
       }
-      if (!priced_as_is || members.empty()) continue;
-      std::vector<UnrollRegion> regions = schedule_of(segments_of(sass, keys), keys);
+      if ((!priced_as_is && !merged) || members.empty()) continue;
+      std::vector<UnrollRegion> regions;
+      if (priced_as_is) {
+        regions = schedule_of(segments_of(sass, keys), keys);
+      } else if (keys.size() == 1) {  // one kind and line: the shaped form
+        const Key& k = keys.begin()->first;
+        regions = shaped_schedule(sass, std::get<0>(k), std::get<2>(k), bytes);
+      }
       if (regions.empty()) continue;
       const int id = static_cast<int>(plan.unrolled_loops.size());
       plan.unrolled_loops.push_back({std::move(regions)});
