@@ -218,7 +218,7 @@ bool BlockRunner::step() {
     if (!run_warp(w, progressed)) return false;
     progressed_ = progressed_ || progressed;
   }
-  return !(launch_.stop != nullptr && launch_.stop->load(std::memory_order_relaxed));
+  return !(launch_.stop != nullptr && launch_.stop->load(std::memory_order_relaxed) < ctx_.block_index);
 }
 
 bool BlockRunner::unstick() { return wake_waiters() || release_deadlocked(); }

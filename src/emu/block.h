@@ -42,7 +42,10 @@ struct LaunchState {
   std::uint64_t order_seed = 0;
   std::uint32_t quantum = 0;      // warp instructions per turn; 0: until it waits
   bool check_uninitialized_shared = true;
-  std::atomic<bool>* stop = nullptr;  // set when a block fails: the others stop early
+  // The lowest block (linear) that failed, UINT64_MAX while none has: the blocks after it stop
+  // early, those before it run on, so that the error reported is the lowest block's whatever
+  // the workers' timing.
+  std::atomic<std::uint64_t>* stop = nullptr;
 };
 
 class BlockRunner {

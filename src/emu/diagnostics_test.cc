@@ -56,6 +56,55 @@ TEST(Diagnostics, FailedAssertionNamesItsExpression) {
   EXPECT_FALSE(good->failed());
 }
 
+// Every block fails in its first warp, after a barrier its second warp reaches by spinning:
+// 1000000 times in block 0, 10 in the others. Block 0 fails last, yet the error reported is its own, whichever worker fails
+// first (blocks after a failed one stop early, those before it run on).
+TEST(Diagnostics, TheLowestFailingBlockIsReportedWhateverTheTiming) {
+  auto m = ptx::parse(R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry late_fault(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r5, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  selp.b32 %r3, 1000000, 10, %p1;
+  setp.lt.u32 %p2, %r5, 32;
+  @%p2 bra $WAIT;
+  mov.u32 %r4, 0;
+$L:
+  add.s32 %r4, %r4, 1;
+  setp.lt.s32 %p1, %r4, %r3;
+  @%p1 bra $L;
+$WAIT:
+  bar.sync 0;
+  @!%p2 bra $DONE;
+  mul.wide.u32 %rd2, %r1, 4096;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3+1048576], %r1;
+$DONE:
+  ret;
+}
+)", "late.ptx");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  GlobalMemory memory;
+  auto out = memory.allocate(4096, "out");
+  RunOptions options;
+  options.workers = 4;
+  for (int round = 0; round < 3; ++round) {
+    auto bad = run(*m, "late_fault", {{64, 1, 1}, {64, 1, 1}}, {KernelArg::of(out)}, memory, options);
+    ASSERT_TRUE(bad) << bad.error().render();
+    ASSERT_TRUE(bad->failed());
+    ASSERT_FALSE(bad->diagnostics.empty());
+    EXPECT_NE(bad->diagnostics[0].message.find("block (0,0,0)"), std::string::npos) << round << ": " << bad->diagnostics[0].message;
+  }
+}
+
 TEST(Diagnostics, OutOfBoundsGlobalStore) {
   GlobalMemory memory;
   auto data = memory.allocate(32 * 4, "data");

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -184,7 +185,7 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   // workers would make the spins, and the figures, depend on the threads' timing.
   if (p.waits_on_other_blocks) workers = 1;
   workers = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(workers), units.size()));
-  std::atomic<bool> stop{false};
+  std::atomic<std::uint64_t> stop{std::numeric_limits<std::uint64_t>::max()};
   launch.stop = &stop;
   std::atomic<std::size_t> next{0};
 
@@ -226,10 +227,10 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
     std::vector<std::size_t> seen(ranks, 0);
     std::vector<std::pair<std::size_t, std::size_t>> origin;  // per diagnostic: runner, index there
     for (;;) {
-      if (stop.load(std::memory_order_relaxed)) break;
       std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
       if (i >= units.size()) break;
       const std::vector<std::uint64_t>& unit = units[i];
+      if (*std::min_element(unit.begin(), unit.end()) > stop.load(std::memory_order_relaxed)) continue;
       bool ok = ranks == 1 ? runners[0]->run(unit[0]) : run_cluster(runners, cluster, unit);
       r.blocks += unit.size();
       blocks_done.fetch_add(unit.size(), std::memory_order_relaxed);
@@ -242,7 +243,12 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
         }
         seen[k] = diags.size();
       }
-      if (!ok) stop.store(true);
+      if (!ok) {  // the lowest failing block wins
+        const std::uint64_t b = *std::min_element(unit.begin(), unit.end());
+        std::uint64_t now = stop.load(std::memory_order_relaxed);
+        while (b < now && !stop.compare_exchange_weak(now, b, std::memory_order_relaxed)) {
+        }
+      }
     }
     // Counts of repeated diagnostics grew after they were copied: take the final ones.
     for (std::size_t k = 0; k < r.diagnostics.size(); ++k)
