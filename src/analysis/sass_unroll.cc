@@ -30,7 +30,8 @@ using Key = std::tuple<sass::Kind, int, LineKey>;  // kind, bytes a lane, source
 
 struct Segment {
   bool loop = false;
-  std::map<Key, int> count;  // SASS copies of each key
+  std::map<Key, int> count;                   // SASS copies of each key
+  std::vector<const sass::SassMemoryOp*> ops;  // the copies, program order
 };
 
 // Innermost PTX loops: a backward branch at j to t that spans no other one.
@@ -80,8 +81,9 @@ std::vector<Segment> segments_of(const sass::SassFunction& sass, const std::map<
     if (!split && region < 0)
       for (int i = last_instruction + 1; i < op.instruction && !split; ++i)
         split = sass.instructions[static_cast<std::size_t>(i)].opcode == "BRA";
-    if (split) out.push_back({region >= 0, {}});
+    if (split) out.push_back({region >= 0, {}, {}});
     ++out.back().count[{op.kind, op.width, line_of(sass.instructions[static_cast<std::size_t>(op.instruction)])}];
+    out.back().ops.push_back(&op);
     last_loop = region;
     last_instruction = op.instruction;
   }
@@ -135,32 +137,18 @@ std::vector<UnrollRegion> shaped_schedule(const sass::SassFunction& sass, sass::
   for (const sass::SassMemoryOp& op : sass.memory_ops)
     if (op.kind == kind && line_of(sass.instructions[static_cast<std::size_t>(op.instruction)]) == line) keys[{kind, op.width, line}] = 1;
   if (keys.empty()) return {};
-  // Segments as segments_of draws them, with the instructions of each.
-  std::vector<std::pair<bool, std::vector<const sass::SassMemoryOp*>>> segs;
-  {
-    std::vector<const sass::SassMemoryOp*> ops;
-    for (const sass::SassMemoryOp& op : sass.memory_ops)
-      if (keys.count({op.kind, op.width, line_of(sass.instructions[static_cast<std::size_t>(op.instruction)])})) ops.push_back(&op);
-    const std::vector<Segment> counted = segments_of(sass, keys);
-    std::size_t next = 0;
-    for (const Segment& g : counted) {
-      int n = 0;
-      for (const auto& kv : g.count) n += kv.second;
-      segs.push_back({g.loop, {ops.begin() + static_cast<std::ptrdiff_t>(next), ops.begin() + static_cast<std::ptrdiff_t>(next + static_cast<std::size_t>(n))}});
-      next += static_cast<std::size_t>(n);
-    }
-  }
-  auto region_of = [&](const std::pair<bool, std::vector<const sass::SassMemoryOp*>>& g) {
+  const std::vector<Segment> segs = segments_of(sass, keys);
+  auto region_of = [&](const Segment& g) {
     UnrollRegion r;
-    r.loop = g.first;
+    r.loop = g.loop;
     int total = 0;
-    std::int64_t first = g.second.front()->address.imm;
-    for (const sass::SassMemoryOp* op : g.second) {
-      if (op->address.reg != g.second.front()->address.reg || op->address.ureg != g.second.front()->address.ureg) return UnrollRegion{0, r.loop, {}};
+    std::int64_t first = g.ops.front()->address.imm;
+    for (const sass::SassMemoryOp* op : g.ops) {
+      if (op->address.reg != g.ops.front()->address.reg || op->address.ureg != g.ops.front()->address.ureg) return UnrollRegion{0, r.loop, {}};
       total += op->width;
       first = std::min(first, op->address.imm);
     }
-    for (const sass::SassMemoryOp* op : g.second) r.shape.emplace_back(op->address.imm - first, op->width);
+    for (const sass::SassMemoryOp* op : g.ops) r.shape.emplace_back(op->address.imm - first, op->width);
     std::sort(r.shape.begin(), r.shape.end());
     r.copies = total / bytes;
     return r;
