@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <optional>
+#include <vector>
 
 #include "analysis/sass_match.h"
 
@@ -17,9 +18,29 @@ namespace {
 // even lanes (two half-warps, 8 lanes each) is 2 wavefronts, ideal 1 on the Source page, no
 // conflict for the counter (H200, batch 3: rw_pred_swap_shared's STS.64 1664 wavefronts, Source
 // ideal 1536, counter 0 conflicts; the bitonic sorts' predicated LDS.64/STS.64 likewise).
-std::uint64_t source_ideal_wavefronts(const model::WarpAccess& a, const model::SharedCost& s) {
-  if ((a.op != model::MemOp::SharedLoad && a.op != model::MemOp::SharedStore) || s.groups <= 1 || s.group_lanes <= 0)
+//
+// An LDS.128 whose lanes pair up (model::SharedCost's doubled group_lanes: a paired group is two
+// quarter-warps) and still conflicts has the quarter-warps' ideal on the Source page: one per
+// quarter with active lanes (H200, corpus/triton triton_matmul_fma_128x16: four-lane broadcasts,
+// 8 addresses 256 bytes apart, 8 wavefronts: Source ideal 4, the counter's 2); without a
+// conflict, the paired groups' (triton_matmul_fma, _16x64: 2), and so for a paired LDS.64 that
+// conflicts (rw_bitonic_shared_kv, rw_pred_swap_shared_mixed: the packed count above).
+std::uint64_t textbook_groups(const model::WarpAccess& a, int textbook) {
+  std::uint64_t groups = 0;
+  for (int g = 0; g < model::kWarpSize; g += textbook)
+    groups += ((a.mask >> g) & ((textbook == 32 ? 0xffffffffu : (1u << textbook) - 1u))) != 0 ? 1 : 0;
+  return groups;
+}
+
+std::uint64_t source_ideal_wavefronts(const model::Arch& arch, const model::WarpAccess& a, const model::SharedCost& s) {
+  if ((a.op != model::MemOp::SharedLoad && a.op != model::MemOp::SharedStore) || s.group_lanes <= 0)
     return static_cast<std::uint64_t>(s.ideal_wavefronts);
+  if (a.op == model::MemOp::SharedLoad) {
+    const int textbook = arch.load_group_lanes[static_cast<std::size_t>(model::width_index(a.width))];
+    if (a.width == 16 && textbook > 0 && s.group_lanes == 2 * textbook && s.wavefronts > s.ideal_wavefronts)
+      return textbook_groups(a, textbook);
+  }
+  if (s.groups <= 1) return static_cast<std::uint64_t>(s.ideal_wavefronts);
   const int packed = (std::popcount(a.mask) + s.group_lanes - 1) / s.group_lanes;
   return static_cast<std::uint64_t>(std::min(s.ideal_wavefronts, packed));
 }
@@ -235,7 +256,7 @@ void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& ac
     c.ideal_wavefronts += static_cast<std::uint64_t>(s.ideal_wavefronts * how.operands);
     // A cp.async's ideal is its own rule's (ldgsts_cost.h), not a packed store's.
     c.source_ideal_wavefronts += (e.ldgsts != nullptr ? static_cast<std::uint64_t>(s.ideal_wavefronts)
-                                                       : source_ideal_wavefronts(access, s)) *
+                                                       : source_ideal_wavefronts(arch_, access, s)) *
                                  static_cast<std::uint64_t>(how.operands);
     excess = store_excess.value_or(static_cast<std::int64_t>(s.bank_conflicts())) * how.operands;
     if (how.generic) ++c.generic_wavefronts;  // the generic ATOM's try on a shared address
