@@ -32,6 +32,9 @@ A figure warpscope marks timing-dependent (a kernel total in `timing_dependent_m
 with `timing_dependent`: CAS loops' and spin locks' retries between warps, spin-wait polls) is
 listed, not compared: a CAS loop's is the fewest any run takes, but how often a spin-wait polls
 depends on the GPU's scheduling and on the emulator's (rw_scan_lookback polls more here).
+A launch measured more than once (repeats/<topic>.jsonl beside the measurements,
+tools/measured_runs.py): a figure its runs disagree on equals when the prediction lies between
+the fewest and the most any run measured (listed as run-dependent).
 Differences we understand and have not fixed are listed, with their reason, in the known
 file; any other difference, or a listed one that no longer occurs, fails."""
 import json
@@ -41,6 +44,8 @@ import subprocess
 import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(root, "tools"))
+from measured_runs import SOURCE, Runs, load_repeats, within  # noqa: E402
 
 
 def option(name, default=None):
@@ -68,8 +73,6 @@ if os.path.exists(known_path):
         if k:
             known.add(k)
 seen_known = set()
-SOURCE = ["L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal", "L2 Theoretical Sectors Global",
-          "L2 Theoretical Sectors Global Ideal"]
 # metric -> (sass_ops class, what of it)
 CONFLICTS = {f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}": f"shared_{op}" for op in ("ld", "st", "atom")}
 SECTORS = {f"l1tex__t_sectors_pipe_lsu_mem_global_op_{op}": f"global_{op}" for op in ("ld", "st", "red", "atom")}
@@ -109,6 +112,7 @@ def accepted(metric, predicted, record):
 
 bad = 0
 records = [json.loads(line) for line in open(measured) if line.strip()]
+repeats = load_repeats(measured)
 for m in records:
     if m.get("status") != "ok":
         print(f"{m['name']}: not measured ({m.get('status')}): skipped")
@@ -134,6 +138,8 @@ for m in records:
     diffs = []
     timing = []  # timing-dependent figures the measurement is at least
     timing_metrics = set(got.get("timing_dependent_metrics", []))
+    runs = Runs(m, repeats.get(m["name"], []))
+    varying = []  # figures the runs disagree on, the prediction within their range
     if run.returncode == 1:
         diffs.append(f"{m['name']}: the emulation failed")
     for k, v in got["metrics"].items():
@@ -141,6 +147,10 @@ for m in records:
         if want and v not in want:
             if k in timing_metrics:
                 timing.append(f"{k}: predicted {v}, measured {want[0]}")
+                continue
+            span = runs.metric_range(lambda r, k=k, v=v: accepted(k, v, r))
+            if within(v, span):
+                varying.append(f"{k}: predicted {v}, measured {span[0]}..{span[1]} in {runs.count()} runs")
                 continue
             diffs.append(f"{m['name']} {k}: predicted {v}, measured {want[0]}")
     home = os.path.dirname(ptx)
@@ -155,8 +165,12 @@ for m in records:
         for k in SOURCE:
             want = int(float(ml["metrics"].get(k, 0) or 0))
             have = pl.get(k, 0)
+            span = runs.line_range((f, ml["line"], k))
             if want != have and (f, ml["line"]) in timing_lines:
                 timing.append(f"{f}:{ml['line']} {k}: predicted {have}, measured {want}")
+            elif want != have and within(have, span):
+                varying.append(f"{f}:{ml['line']} {k}: predicted {have}, measured {span[0]}..{span[1]} "
+                               f"in {runs.count()} runs")
             elif want != have:
                 diffs.append(f"{m['name']} {f}:{ml['line']} {k}: predicted {have}, measured {want}")
     expected = [d for d in diffs if d in known]
@@ -168,6 +182,8 @@ for m in records:
         print("    NEW:", d)
     for t in timing[:6]:
         print("    timing-dependent:", t)
+    for t in varying[:6]:
+        print("    run-dependent:", t)
     bad += bool(unexpected)
 for k in sorted(known - seen_known):
     print("no longer differs (remove it from the known list):", k)

@@ -132,6 +132,7 @@ struct Score {
   int narrowed = 0;   // SASS instructions inside a placed PTX element
   int covered = 0;    // PTX elements placed
   int same_line = 0;  // ... on their own line
+  int as_is = 0;      // elements whose SASS instruction is their whole access, at its offset
   int used = 0;       // SASS instructions that received elements (fewer: the denser merge)
   double distance = 0;  // summed distance of the placed pairs' positions in their functions
   std::int64_t shift = 0;
@@ -142,6 +143,7 @@ struct Score {
     if (splits != o.splits) return splits < o.splits;
     if (narrowed != o.narrowed) return narrowed > o.narrowed;
     if (same_line != o.same_line) return same_line > o.same_line;
+    if (as_is != o.as_is) return as_is > o.as_is;
     if (used != o.used) return used < o.used;
     if (distance != o.distance) return distance < o.distance;
     const auto a = shift < 0 ? -shift : shift, b = o.shift < 0 ? -o.shift : o.shift;
@@ -218,6 +220,7 @@ std::vector<Placement> place(const std::vector<PtxAccess>& ptx, const std::vecto
     if (a.line == p.line) ++score.same_line;
     score.distance += std::fabs(a.position - p.position);
     if (inside) {
+      if (a.width == p.access_width && lo - a.imm == p.offset) ++score.as_is;
       bytes[found] |= bits(lo - a.imm, p.width);
     } else {
       narrowed.insert(found);

@@ -94,6 +94,28 @@ TEST(SassPlanCorpus, InterleavedGemmGroupsAreBothMerged) {
   EXPECT_EQ(merged(roles_at(c, "sgemm_2d_regtile", 80, ptx::Opcode::Ld), false), 8);
 }
 
+// attention_tile<1>: each of its four score loops reads q as ld.shared.v4 (LDS.128 on one
+// register) and K as 16 scalars (LDS on another), both at line 73, and SASS registers repeat
+// between the loops. Every access matches an instruction of its own width at its own offset:
+// none is merged into another loop's LDS.128 (the denser merge only breaks ties between
+// placements that are not exact) and no q load is cut into K's scalars.
+TEST(SassPlan, ExactWidthMatchesBeatADenserMerge) {
+  const ptx::Module m = example("attention_shared");
+  const SassPlan plan = plan_for(m, "attention_shared");
+  const int fi = m.find_function("_Z14attention_tileILi1EEvPfPKfS2_S2_f");
+  ASSERT_GE(fi, 0);
+  int vectors = 0, scalars = 0;
+  for (const ptx::Instruction& inst : m.functions[static_cast<std::size_t>(fi)].body) {
+    if (inst.opcode != ptx::Opcode::Ld || inst.space != ptx::Space::Shared || inst.debug.loc.line != 73) continue;
+    const InstructionPlan* r = plan.role(&inst);
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->action, InstructionPlan::Action::AsIs) << "PTX line " << inst.ptx_line;
+    (inst.vec > 1 ? vectors : scalars) += 1;
+  }
+  EXPECT_EQ(vectors, 16);
+  EXPECT_EQ(scalars, 64);
+}
+
 TEST(SassPlanCorpus, InlinedCompareAndSwapMergesAtTheHelpersLines) {
   const Corpus c = corpus("compare_swap");
   // The stride-1 steps: the pair's two loads one LDS.64, its two predicated stores one STS.64.
