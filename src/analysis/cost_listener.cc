@@ -243,7 +243,10 @@ void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& ac
     if (priced->shared) {
       store_excess = priced->shared->bank_conflicts();
       ldgsts_cost = *priced;
-      ldgsts_cost.shared->wavefronts = l.wavefronts;
+      // An LDGSTS with the source-valid predicate P0 writes its rows as the store of its lanes
+      // does (sass_plan.h, store_priced_copies); any other, by the link rule.
+      const bool as_store = plan_ != nullptr && plan_->store_priced_copies.count(e.instruction) != 0;
+      if (!as_store) ldgsts_cost.shared->wavefronts = l.wavefronts;
       ldgsts_cost.shared->ideal_wavefronts = l.ideal_wavefronts;
       priced = &ldgsts_cost;
     } else if (priced->global) {

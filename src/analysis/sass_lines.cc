@@ -319,9 +319,28 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
       for (std::size_t p = 0; p < ptx.size(); ++p) all[p] = static_cast<int>(p);
       assign(all, sass_of);
     }
-    for (std::size_t p = 0; p < ptx.size(); ++p)
-      if (!got[p].empty()) plan.source_lines[ptx[p].inst] = line_shares(sass, got[p]);
+    for (std::size_t p = 0; p < ptx.size(); ++p) {
+      if (got[p].empty()) continue;
+      plan.source_lines[ptx[p].inst] = line_shares(sass, got[p]);
+      if (fam == LineFamily::CpAsync &&
+          std::all_of(got[p].begin(), got[p].end(), [&](int i) {
+            return ldgsts_store_priced(sass.instructions[static_cast<std::size_t>(i)]);
+          }))
+        plan.store_priced_copies.insert(ptx[p].inst);
+    }
   }
+}
+
+bool ldgsts_store_priced(const sass::SassInstruction& s) {
+  if (s.opcode != "LDGSTS") return false;
+  const auto has = [&](const char* m) { return std::find(s.modifiers.begin(), s.modifiers.end(), m) != s.modifiers.end(); };
+  if (!has("BYPASS") || !has("128") || has("ZFILL")) return false;  // the form measured (SassPlan::store_priced_copies)
+  const std::size_t comma = s.operands.rfind(',');
+  if (comma == std::string::npos) return false;
+  std::string last = s.operands.substr(comma + 1);
+  last.erase(0, last.find_first_not_of(' '));
+  last.erase(last.find_last_not_of(' ') + 1);
+  return last == "P0";
 }
 
 }  // namespace warpscope::analysis::detail

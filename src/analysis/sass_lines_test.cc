@@ -57,6 +57,46 @@ TEST(SassLines, InlinedStoresAreShownAtTheHelpersLineOnly) {
   EXPECT_TRUE(lines(plan_from_sass(*m, *plain), *stores[0]).empty());
 }
 
+// An LDGSTS whose source-valid predicate is P0 writes its shared rows as a 16-byte store would;
+// !P0 (or P1, or none) by the link rule (H200, corpus/hopper cp_async_predicate and
+// cp_async_prologue: 4 and 6 wavefronts a warp execution for the same addresses).
+TEST(SassLines, CopiesWhoseLdgstsNameP0AreStorePriced) {
+  const std::string dir = std::string(WARPSCOPE_TEST_DATA) + "/sass/predicate/";
+  for (const auto& [name, priced] : std::vector<std::pair<std::string, bool>>{{"cp_async_predicate", true},
+                                                                               {"cp_async_prologue", false}}) {
+    auto m = ptx::parse(read(std::string(WARPSCOPE_SOURCE_DIR) + "/corpus/hopper/" + name + ".ptx"), name + ".ptx");
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    auto rows = sass::read_line_rows(read(dir + name + ".cubin"));
+    ASSERT_TRUE(rows.ok()) << rows.error().message;
+    auto fs = sass::parse_sass_listing(sass::annotate_listing(read(dir + name + ".sass.raw"), *rows));
+    ASSERT_TRUE(fs.ok());
+    const SassPlan plan = plan_from_sass(*m, *fs);
+    const auto copies = accesses(*m, ptx::Opcode::CpAsync);
+    ASSERT_EQ(copies.size(), 8u) << name;
+    for (const ptx::Instruction* c : copies) EXPECT_EQ(plan.store_priced_copies.count(c), priced ? 1u : 0u) << name;
+  }
+}
+
+TEST(SassLines, OnlyABypassCopyOf16BytesNamingP0IsStorePriced) {
+  auto ldgsts = [](std::vector<std::string> modifiers, std::string operands) {
+    sass::SassInstruction s;
+    s.opcode = "LDGSTS";
+    s.modifiers = std::move(modifiers);
+    s.operands = std::move(operands);
+    return s;
+  };
+  EXPECT_TRUE(detail::ldgsts_store_priced(ldgsts({"E", "BYPASS", "128"}, "[R47], desc[UR28][R20.64], P0")));
+  EXPECT_TRUE(detail::ldgsts_store_priced(ldgsts({"E", "BYPASS", "128"}, "[R47+0x1000], desc[UR28][R22.64], P0 ")));
+  EXPECT_FALSE(detail::ldgsts_store_priced(ldgsts({"E", "BYPASS", "128"}, "[R47], desc[UR28][R20.64], !P0")));
+  EXPECT_FALSE(detail::ldgsts_store_priced(ldgsts({"E", "BYPASS", "128"}, "[R47], desc[UR28][R20.64], P1")));
+  EXPECT_FALSE(detail::ldgsts_store_priced(ldgsts({"E", "BYPASS", "128"}, "[R47], desc[UR28][R20.64]")));
+  EXPECT_FALSE(detail::ldgsts_store_priced(ldgsts({"E", "BYPASS", "128", "ZFILL"}, "[R12], desc[UR6][R2.64], P0")));
+  EXPECT_FALSE(detail::ldgsts_store_priced(ldgsts({"E", "128"}, "[R12], desc[UR6][R2.64], P0")));  // .ca
+  sass::SassInstruction lds = ldgsts({"128"}, "R8, [R22], P0");
+  lds.opcode = "LDS";
+  EXPECT_FALSE(detail::ldgsts_store_priced(lds));
+}
+
 // nvdisasm prints the inlining chain only where it changes: two back-to-back instances of one
 // helper (llm.c's Pack128::load at lines 93 and 94) both read "line 30 inlined at line 93"; the
 // line table's rows name the second one's call site (94). Without a call-site row, the chain's.

@@ -165,9 +165,9 @@ bool exec_cp_async(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx)
     const bool global = ((src.global_lanes & src.mask) >> l) & 1u;
     copy.src_bytes[i] = static_cast<std::uint8_t>(global ? bytes[i] : 0);
     copy.global[i] = global ? src.addr[i] : 0;
-    if (bytes[i] == 0 && ctx.memory != nullptr) {  // a source named, not read: inside a buffer?
+    if (bytes[i] == 0 && ctx.memory != nullptr) {  // a source named, not read: memory on a GPU?
       const std::uint64_t a = w.row(op.addr2)[l] + static_cast<std::uint64_t>(op.offset2);
-      if (ctx.memory->find(a, static_cast<std::uint64_t>(size)) != nullptr) {
+      if (ctx.memory->backed(a, static_cast<std::uint64_t>(size))) {
         copy.unread_mapped |= 1u << l;
         copy.unread[i] = a;
       }

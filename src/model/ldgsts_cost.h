@@ -27,6 +27,12 @@
 //     wavefronts = read wavefronts + write wavefronts - 1   (write alone when nothing is read)
 //   where the write counts every active lane, zero-filled ones too.
 //
+//   .cg again: its lines-and-rows edges price an LDGSTS as ptxas writes most; with its source-valid
+//   predicate as P0 (`LDGSTS.E.BYPASS.128 [R47], desc[UR28][R20.64], P0`) each shared row is
+//   written as a 16-byte store of the lanes would be (its bank conflicts, lines aside: 4 a warp
+//   for rows straddling two lines, where !P0, P1 or no predicate take 6); the caller decides
+//   (analysis/sass_plan.h, store_priced_copies) and keeps this model's ideal and sectors.
+//
 // Ideal wavefronts: .ca: the shared store's; .cg: per quarter with an active lane, 1 for its
 // data and 1 for the zero pass, but 1 in all for a quarter mixing lanes that read nothing
 // with lanes that read.
