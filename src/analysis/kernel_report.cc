@@ -63,9 +63,12 @@ void add_metrics(Metrics& m, const InstructionCost& c, double scale) {
     add(kSourceWavefrontsIdeal, c.source_ideal_wavefronts);
   } else {
     // A global access (LDGSTS's global read among them: it counts as op_ld). The kernel
-    // counter counts an atomic's sectors per pass (InstructionCost::l1_sectors).
+    // counter counts an atomic's sectors per pass (InstructionCost::l1_sectors), a .cg
+    // LDGSTS's once per 32-byte shared chunk they land in, as its Source page does (H200:
+    // Triton's masked persistent GEMM, 146400 where the bytes read give 145320; docs/hopper.md).
     add("l1tex__t_requests_pipe_lsu_mem_" + suffix, c.requests);
-    add("l1tex__t_sectors_pipe_lsu_mem_" + suffix, c.l1_sectors);
+    add("l1tex__t_sectors_pipe_lsu_mem_" + suffix,
+        c.async_copy ? static_cast<std::uint64_t>(static_cast<std::int64_t>(c.l1_sectors) + c.source_sectors_extra) : c.l1_sectors);
     if (c.generic_wavefronts > 0) add(kGenericAtomWavefronts, c.generic_wavefronts);
     add(kSourceSectors, static_cast<std::uint64_t>(static_cast<std::int64_t>(c.sectors) + c.source_sectors_extra));
     add(kSourceSectorsIdeal, c.ideal_sectors);
