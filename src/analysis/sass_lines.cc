@@ -9,9 +9,11 @@
 //   - at the same position (innermost line and nearest call site) when both sides have as
 //     many: one to one in program order;
 //   - else at the same innermost line (ptxas may file an inlined helper's instruction under
-//     another of its call sites): one to one when as many, else each PTX access gets all of
-//     them (loads and stores merged, or a loop ptxas unrolled; fewer wgmma, cp.async, ...
-//     than PTX accesses: the scheduler moved the others, below);
+//     another of its call sites): one to one when as many; atomics with more SASS than PTX
+//     (a CAS loop, helpers inlined at consecutive lines under one row) one to one in program
+//     order, the rest to the last; else each PTX access gets all of them (loads and stores
+//     merged, or a loop ptxas unrolled; fewer wgmma, cp.async, ... than PTX accesses: the
+//     scheduler moved the others, below);
 //   - the SASS instructions left (moved by the scheduler to lines no PTX access of the
 //     family has) go to the PTX accesses left: one to one in order when as many, else each
 //     to the nearest one by position in the function.
@@ -86,6 +88,10 @@ bool runs(LineFamily f, const std::string& op) {
     case LineFamily::None: return false;
   }
   return false;
+}
+
+bool atomic(LineFamily f) {
+  return f == LineFamily::SharedAtomic || f == LineFamily::GlobalAtomic || f == LineFamily::GenericAtomic;
 }
 
 // Loads and stores: ptxas merges several into one SASS instruction.
@@ -281,6 +287,15 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
         if (side.ptx.empty() || side.sass.empty()) continue;
         if (side.ptx.size() == side.sass.size()) {
           pair(side.ptx, side.sass);
+        } else if (pass == 1 && atomic(fam) && side.sass.size() > side.ptx.size()) {
+          // Atomics: each becomes its own SASS instructions (a CAS loop or a shared fallback
+          // more than one), in program order: one to one in order, the rest to the last
+          // (histogram-style helpers inlined at consecutive lines share one row: H200,
+          // corpus/sass atomics_shared line 28).
+          std::vector<int> ps = side.ptx, ss = side.sass;
+          std::sort(ps.begin(), ps.end());
+          std::sort(ss.begin(), ss.end());
+          for (std::size_t k = 0; k < ss.size(); ++k) got[static_cast<std::size_t>(ps[std::min(k, ps.size() - 1)])].push_back(ss[k]);
         } else if (pass == 1 && (mergeable(fam) || side.sass.size() > side.ptx.size())) {
           for (int p : side.ptx) got[static_cast<std::size_t>(p)] = side.sass;
         } else {
