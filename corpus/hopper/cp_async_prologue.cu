@@ -44,5 +44,6 @@ extern "C" __global__ void pipe(unsigned* out, const unsigned char* in, int mode
 // Why: Triton's kernel counts 4 LDGSTS wavefronts a warp execution in its first stage and main
 // loop and 6 in its second, for these addresses. Measured on the H200 (2026-12-01 21:46 and
 // 21:50): 6 in every stage, mode, grid (1 to 64 blocks), block (32 to 256 threads) and timing
-// (warps staggered by 20000 cycles): warpscope's link rule (model/ldgsts_cost.h). The 4 stays
-// unexplained.
+// (warps staggered by 20000 cycles): warpscope's link rule (model/ldgsts_cost.h). Explained at
+// 22:19: ptxas writes these LDGSTS with the predicate !P0, Triton's 4 with P0
+// (cp_async_predicate.cu; analysis/sass_plan.h, store_priced_copies).
