@@ -45,7 +45,7 @@ import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(root, "tools"))
-from measured_runs import SOURCE, Runs, load_repeats, within  # noqa: E402
+from measured_runs import SOURCE, Runs, accepted, load_repeats, within  # noqa: E402
 
 
 def option(name, default=None):
@@ -73,10 +73,6 @@ if os.path.exists(known_path):
         if k:
             known.add(k)
 seen_known = set()
-# metric -> (sass_ops class, what of it)
-CONFLICTS = {f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}": f"shared_{op}" for op in ("ld", "st", "atom")}
-SECTORS = {f"l1tex__t_sectors_pipe_lsu_mem_global_op_{op}": f"global_{op}" for op in ("ld", "st", "red", "atom")}
-WAVEFRONTS = {f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}": f"shared_{op}" for op in ("ld", "st", "atom", "gmma")}
 
 
 def listing_for(ptx):
@@ -94,20 +90,6 @@ def polls_global(ptx):
     path = os.path.join(root, ptx)
     text = open(path).read() if os.path.isfile(path) else ""
     return any(k in text for k in ("ld.volatile.global", "ld.acquire.gpu.global", "ld.relaxed.gpu.global"))
-
-
-def accepted(metric, predicted, record):
-    """The measured values this prediction may equal, and the one to show."""
-    hardware = record["metrics"].get(metric)
-    ops = record.get("sass_ops") or {}
-    if metric in CONFLICTS and CONFLICTS[metric] in ops:
-        o = ops[CONFLICTS[metric]]
-        return [o.get("wavefronts", 0) - o.get("wavefronts_ideal", 0)] + ([hardware] if hardware is not None else [])
-    if metric in SECTORS and SECTORS[metric] in ops and "sectors" in ops[SECTORS[metric]]:
-        return [v for v in (hardware, ops[SECTORS[metric]]["sectors"]) if v is not None]
-    if metric in WAVEFRONTS and WAVEFRONTS[metric] in ops and "wavefronts" in ops[WAVEFRONTS[metric]]:
-        return [ops[WAVEFRONTS[metric]]["wavefronts"]] + ([hardware] if hardware is not None else [])
-    return [] if hardware is None else [hardware]
 
 
 bad = 0
@@ -143,12 +125,12 @@ for m in records:
     if run.returncode == 1:
         diffs.append(f"{m['name']}: the emulation failed")
     for k, v in got["metrics"].items():
-        want = accepted(k, v, m)
+        want = accepted(k, m)
         if want and v not in want:
             if k in timing_metrics:
                 timing.append(f"{k}: predicted {v}, measured {want[0]}")
                 continue
-            span = runs.metric_range(lambda r, k=k, v=v: accepted(k, v, r))
+            span = runs.metric_range(lambda r, k=k: accepted(k, r))
             if within(v, span):
                 varying.append(f"{k}: predicted {v}, measured {span[0]}..{span[1]} in {runs.count()} runs")
                 continue

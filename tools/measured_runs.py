@@ -1,4 +1,5 @@
-"""Launches measured more than once on the H200: what a figure is when the runs disagree.
+"""What a warpscope figure must equal in an H200 measurement (`accepted`), and launches measured
+more than once: what a figure is when the runs disagree.
 
 Some of ncu's figures differ between runs of one launch: the Source page's "L2 Theoretical
 Sectors Global" of cp.async (LDGSTS) lines whose lanes zero-fill from a named buffer, or whose
@@ -15,6 +16,28 @@ import os
 
 SOURCE = ["L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal", "L2 Theoretical Sectors Global",
           "L2 Theoretical Sectors Global Ideal"]
+# kernel metric -> its class in a record's `sass_ops` (the Source page's rows summed by operation)
+CONFLICTS = {f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}": f"shared_{op}" for op in ("ld", "st", "atom")}
+SECTORS = {f"l1tex__t_sectors_pipe_lsu_mem_global_op_{op}": f"global_{op}" for op in ("ld", "st", "red", "atom")}
+WAVEFRONTS = {f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}": f"shared_{op}" for op in ("ld", "st", "atom", "gmma")}
+
+
+def accepted(metric, record):
+    """The measured values a prediction of kernel metric `metric` may equal (the first is shown):
+    bank conflicts, the Source page's wavefronts - ideal of that op or the hardware counter (it
+    takes one ideal wavefront per lane group with active lanes); global sectors, either the counter
+    or the Source page's sectors (the counter drifts by up to 0.3% on some kernels); shared
+    wavefronts, the Source page's or the counter (it adds arbitration); else the counter."""
+    hardware = record["metrics"].get(metric)
+    ops = record.get("sass_ops") or {}
+    if metric in CONFLICTS and CONFLICTS[metric] in ops:
+        o = ops[CONFLICTS[metric]]
+        return [o.get("wavefronts", 0) - o.get("wavefronts_ideal", 0)] + ([hardware] if hardware is not None else [])
+    if metric in SECTORS and "sectors" in ops.get(SECTORS[metric], {}):
+        return [v for v in (hardware, ops[SECTORS[metric]]["sectors"]) if v is not None]
+    if metric in WAVEFRONTS and "wavefronts" in ops.get(WAVEFRONTS[metric], {}):
+        return [ops[WAVEFRONTS[metric]]["wavefronts"]] + ([hardware] if hardware is not None else [])
+    return [] if hardware is None else [hardware]
 
 
 def repeats_path(measured):

@@ -25,16 +25,13 @@ import warpscope.triton as wt  # noqa: E402
 from conftest import ROOT  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from measured_runs import SOURCE, Runs, load_repeats, within  # noqa: E402
+from measured_runs import SOURCE, Runs, accepted, load_repeats, within  # noqa: E402
 
 import cases as C  # noqa: E402
 
 MEASURED = os.path.join(ROOT, "tests", "data", "h200", "corpus", "triton.jsonl")
 KNOWN = os.path.join(ROOT, "tests", "data", "h200", "corpus", "triton_known.txt")
 REPEATS = load_repeats(MEASURED)
-CONFLICTS = {f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}": f"shared_{op}" for op in ("ld", "st", "atom")}
-SECTORS = {f"l1tex__t_sectors_pipe_lsu_mem_global_op_{op}": f"global_{op}" for op in ("ld", "st", "red", "atom")}
-WAVEFRONTS = {f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}": f"shared_{op}" for op in ("ld", "st", "atom", "gmma")}
 
 
 def records():
@@ -47,22 +44,6 @@ def known():
     if not os.path.exists(KNOWN):
         return set()
     return {k.split("#")[0].strip() for k in open(KNOWN) if k.split("#")[0].strip()}
-
-
-def accepted(metric, record):
-    """The measured values a prediction of `metric` may equal (the first is shown)."""
-    hardware = record["metrics"].get(metric)
-    ops = record.get("sass_ops") or {}
-    if metric in CONFLICTS and CONFLICTS[metric] in ops:
-        # As tools/compare_measured.py: the Source page's (wavefronts - ideal), or the hardware
-        # counter, which takes one ideal wavefront per lane group with active lanes.
-        o = ops[CONFLICTS[metric]]
-        return [o.get("wavefronts", 0) - o.get("wavefronts_ideal", 0)] + ([hardware] if hardware is not None else [])
-    if metric in SECTORS and "sectors" in ops.get(SECTORS[metric], {}):
-        return [v for v in (hardware, ops[SECTORS[metric]]["sectors"]) if v is not None]
-    if metric in WAVEFRONTS and "wavefronts" in ops.get(WAVEFRONTS[metric], {}):
-        return [ops[WAVEFRONTS[metric]]["wavefronts"]] + ([hardware] if hardware is not None else [])
-    return [] if hardware is None else [hardware]
 
 
 def differences(record, r):
