@@ -54,12 +54,11 @@ bool GlobalMemory::backed(std::uint64_t address, std::uint64_t size) const {
   const Buffer* below = nearest(address);
   if (below == nullptr || address < below->base) return false;
   constexpr std::uint64_t kAlign = 512;
-  std::uint64_t at = 0, end = 0, mine = 0;
+  std::uint64_t end = 0, mine = 0;  // the layout's end; `below`'s place in it
   for (const auto& b : buffers_) {
-    at = (at + kAlign - 1) / kAlign * kAlign;
-    if (b.get() == below) mine = at;
-    at += b->size;
-    end = at;
+    end = (end + kAlign - 1) / kAlign * kAlign;
+    if (b.get() == below) mine = end;
+    end += b->size;
   }
   const std::uint64_t offset = address - below->base;
   return offset <= end && mine + offset <= end && size <= end - (mine + offset);
