@@ -239,14 +239,19 @@ void CostListener::record(const emu::AccessEvent& e, const model::WarpAccess& ac
   std::optional<std::int64_t> store_excess;
   if (e.ldgsts != nullptr) {
     // cp.async: priced as the whole copy (model/ldgsts_cost.h), not as its halves alone.
-    const model::LdgstsCost l = model::price_ldgsts(*e.ldgsts);
+    // The source predicate as the Source page sees it (sass_plan.h, copy_predicates).
+    const model::LdgstsCost l = [&] {
+      if (plan_ == nullptr) return model::price_ldgsts(*e.ldgsts);
+      const auto seen = plan_->copy_predicates.find(e.instruction);
+      if (seen == plan_->copy_predicates.end()) return model::price_ldgsts(*e.ldgsts);
+      model::LdgstsAccess copy = *e.ldgsts;
+      copy.seen = seen->second;
+      return model::price_ldgsts(copy);
+    }();
     if (priced->shared) {
       store_excess = priced->shared->bank_conflicts();
       ldgsts_cost = *priced;
-      // An LDGSTS with the source-valid predicate P0 writes its rows as the store of its lanes
-      // does (sass_plan.h, store_priced_copies); any other, by the link rule.
-      const bool as_store = plan_ != nullptr && plan_->store_priced_copies.count(e.instruction) != 0;
-      if (!as_store) ldgsts_cost.shared->wavefronts = l.wavefronts;
+      ldgsts_cost.shared->wavefronts = l.wavefronts;
       ldgsts_cost.shared->ideal_wavefronts = l.ideal_wavefronts;
       priced = &ldgsts_cost;
     } else if (priced->global) {

@@ -337,25 +337,36 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
     for (std::size_t p = 0; p < ptx.size(); ++p) {
       if (got[p].empty()) continue;
       plan.source_lines[ptx[p].inst] = line_shares(sass, got[p]);
-      if (fam == LineFamily::CpAsync &&
-          std::all_of(got[p].begin(), got[p].end(), [&](int i) {
-            return ldgsts_store_priced(sass.instructions[static_cast<std::size_t>(i)]);
-          }))
-        plan.store_priced_copies.insert(ptx[p].inst);
+      if (fam == LineFamily::CpAsync) {
+        // Seen as AllZero or AllRead only when every LDGSTS of the copy names P0 alike.
+        std::optional<model::SeenPredicate> seen;
+        bool alike = true;
+        for (int i : got[p]) {
+          const auto s = ldgsts_seen_predicate(sass.instructions[static_cast<std::size_t>(i)]);
+          alike = alike && s && (!seen || *seen == *s);
+          seen = s;
+        }
+        if (alike && seen && *seen != model::SeenPredicate::Lanes) plan.copy_predicates[ptx[p].inst] = *seen;
+      }
     }
   }
 }
 
-bool ldgsts_store_priced(const sass::SassInstruction& s) {
-  if (s.opcode != "LDGSTS") return false;
+std::optional<model::SeenPredicate> ldgsts_seen_predicate(const sass::SassInstruction& s) {
+  if (s.opcode != "LDGSTS") return std::nullopt;
   const auto has = [&](const char* m) { return std::find(s.modifiers.begin(), s.modifiers.end(), m) != s.modifiers.end(); };
-  if (!has("BYPASS") || !has("128") || has("ZFILL")) return false;  // the form measured (SassPlan::store_priced_copies)
+  // Only the .cg form: an .ca copy naming P0 is seen as its lanes hold it (Triton's fp32 GEMM
+  // B tile, `LDGSTS.E ... P0`: 32 an execution on the H200, its L1 reads' conflicts), and the
+  // .ZFILL form was not measured.
+  if (!has("BYPASS") || !has("128") || has("ZFILL")) return model::SeenPredicate::Lanes;
   const std::size_t comma = s.operands.rfind(',');
-  if (comma == std::string::npos) return false;
+  if (comma == std::string::npos) return model::SeenPredicate::Lanes;
   std::string last = s.operands.substr(comma + 1);
   last.erase(0, last.find_first_not_of(' '));
   last.erase(last.find_last_not_of(' ') + 1);
-  return last == "P0";
+  if (last == "P0") return model::SeenPredicate::AllZero;
+  if (last == "!P0") return model::SeenPredicate::AllRead;
+  return model::SeenPredicate::Lanes;
 }
 
 }  // namespace warpscope::analysis::detail

@@ -57,13 +57,14 @@ TEST(SassLines, InlinedStoresAreShownAtTheHelpersLineOnly) {
   EXPECT_TRUE(lines(plan_from_sass(*m, *plain), *stores[0]).empty());
 }
 
-// An LDGSTS whose source-valid predicate is P0 writes its shared rows as a 16-byte store would;
-// !P0 (or P1, or none) by the link rule (H200, corpus/hopper cp_async_predicate and
+// ncu's Source page sees an LDGSTS whose source-valid predicate is P0 as every lane zero-filling,
+// !P0 as every lane reading (model/ldgsts_cost.h; H200, corpus/hopper cp_async_predicate and
 // cp_async_prologue: 4 and 6 wavefronts a warp execution for the same addresses).
-TEST(SassLines, CopiesWhoseLdgstsNameP0AreStorePriced) {
+TEST(SassLines, CopiesWhoseLdgstsNameP0AreSeenByTheirPredicate) {
   const std::string dir = std::string(WARPSCOPE_TEST_DATA) + "/sass/predicate/";
-  for (const auto& [name, priced] : std::vector<std::pair<std::string, bool>>{{"cp_async_predicate", true},
-                                                                               {"cp_async_prologue", false}}) {
+  using model::SeenPredicate;
+  for (const auto& [name, want] : std::vector<std::pair<std::string, SeenPredicate>>{
+           {"cp_async_predicate", SeenPredicate::AllZero}, {"cp_async_prologue", SeenPredicate::AllRead}}) {
     auto m = ptx::parse(read(std::string(WARPSCOPE_SOURCE_DIR) + "/corpus/hopper/" + name + ".ptx"), name + ".ptx");
     ASSERT_TRUE(m.ok()) << m.error().message;
     auto rows = sass::read_line_rows(read(dir + name + ".cubin"));
@@ -73,11 +74,15 @@ TEST(SassLines, CopiesWhoseLdgstsNameP0AreStorePriced) {
     const SassPlan plan = plan_from_sass(*m, *fs);
     const auto copies = accesses(*m, ptx::Opcode::CpAsync);
     ASSERT_EQ(copies.size(), 8u) << name;
-    for (const ptx::Instruction* c : copies) EXPECT_EQ(plan.store_priced_copies.count(c), priced ? 1u : 0u) << name;
+    for (const ptx::Instruction* c : copies) {
+      auto it = plan.copy_predicates.find(c);
+      ASSERT_NE(it, plan.copy_predicates.end()) << name;
+      EXPECT_EQ(it->second, want) << name;
+    }
   }
 }
 
-TEST(SassLines, OnlyABypassCopyOf16BytesNamingP0IsStorePriced) {
+TEST(SassLines, OnlyTheRegisterP0IsSeenOtherwiseThanHeld) {
   auto ldgsts = [](std::vector<std::string> modifiers, std::string operands) {
     sass::SassInstruction s;
     s.opcode = "LDGSTS";
@@ -85,16 +90,23 @@ TEST(SassLines, OnlyABypassCopyOf16BytesNamingP0IsStorePriced) {
     s.operands = std::move(operands);
     return s;
   };
-  EXPECT_TRUE(detail::ldgsts_store_priced(ldgsts({"E", "BYPASS", "128"}, "[R47], desc[UR28][R20.64], P0")));
-  EXPECT_TRUE(detail::ldgsts_store_priced(ldgsts({"E", "BYPASS", "128"}, "[R47+0x1000], desc[UR28][R22.64], P0 ")));
-  EXPECT_FALSE(detail::ldgsts_store_priced(ldgsts({"E", "BYPASS", "128"}, "[R47], desc[UR28][R20.64], !P0")));
-  EXPECT_FALSE(detail::ldgsts_store_priced(ldgsts({"E", "BYPASS", "128"}, "[R47], desc[UR28][R20.64], P1")));
-  EXPECT_FALSE(detail::ldgsts_store_priced(ldgsts({"E", "BYPASS", "128"}, "[R47], desc[UR28][R20.64]")));
-  EXPECT_FALSE(detail::ldgsts_store_priced(ldgsts({"E", "BYPASS", "128", "ZFILL"}, "[R12], desc[UR6][R2.64], P0")));
-  EXPECT_FALSE(detail::ldgsts_store_priced(ldgsts({"E", "128"}, "[R12], desc[UR6][R2.64], P0")));  // .ca
+  using model::SeenPredicate;
+  auto seen = [&](std::vector<std::string> modifiers, std::string operands) {
+    return detail::ldgsts_seen_predicate(ldgsts(std::move(modifiers), std::move(operands)));
+  };
+  EXPECT_EQ(seen({"E", "BYPASS", "128"}, "[R47], desc[UR28][R20.64], P0"), SeenPredicate::AllZero);
+  EXPECT_EQ(seen({"E", "BYPASS", "128"}, "[R47+0x1000], desc[UR28][R22.64], P0 "), SeenPredicate::AllZero);
+  EXPECT_EQ(seen({"E", "BYPASS", "128"}, "[R47], desc[UR28][R20.64], !P0"), SeenPredicate::AllRead);
+  EXPECT_EQ(seen({"E"}, "[R37+0xc000], desc[UR14][R28.64], P0"), SeenPredicate::Lanes);  // .ca, 4 bytes
+  EXPECT_EQ(seen({"E", "128"}, "[R12], desc[UR6][R2.64], !P0"), SeenPredicate::Lanes);   // .ca, 16 bytes
+  EXPECT_EQ(seen({"E", "BYPASS", "128"}, "[R47], desc[UR28][R20.64], P1"), SeenPredicate::Lanes);
+  EXPECT_EQ(seen({"E", "BYPASS", "128"}, "[R47], desc[UR28][R20.64], !P1"), SeenPredicate::Lanes);
+  EXPECT_EQ(seen({"E", "BYPASS", "128"}, "[R47], desc[UR28][R20.64], P4"), SeenPredicate::Lanes);
+  EXPECT_EQ(seen({"E", "BYPASS", "128"}, "[R47], desc[UR28][R20.64]"), SeenPredicate::Lanes);
+  EXPECT_EQ(seen({"E", "BYPASS", "128", "ZFILL"}, "[R12], desc[UR6][R2.64], P0"), SeenPredicate::Lanes);
   sass::SassInstruction lds = ldgsts({"128"}, "R8, [R22], P0");
   lds.opcode = "LDS";
-  EXPECT_FALSE(detail::ldgsts_store_priced(lds));
+  EXPECT_EQ(detail::ldgsts_seen_predicate(lds), std::nullopt);
 }
 
 // nvdisasm prints the inlining chain only where it changes: two back-to-back instances of one

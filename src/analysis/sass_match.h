@@ -1,6 +1,7 @@
 // sass_match.h: the pieces of plan_from_sass (sass_plan.h), each testable on its own.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,9 +51,10 @@ std::string gmma_form(const sass::SassInstruction& inst);
 // The Source-page line shares of SASS instructions `instructions` of `sass` (equal parts).
 std::vector<LineShare> line_shares(const sass::SassFunction& sass, const std::vector<int>& instructions);
 
-// An LDGSTS whose shared write the H200 prices as a 16-byte store of its lanes: .BYPASS.128
-// (not .ZFILL) with the source-valid predicate `P0` (SassPlan::store_priced_copies).
-bool ldgsts_store_priced(const sass::SassInstruction& inst);
+// How ncu's Source page sees an LDGSTS's source-valid predicate (SassPlan::copy_predicates):
+// for the .cg form (.BYPASS.128), AllZero for `P0`, AllRead for `!P0`, Lanes for any other
+// predicate and for the .ca and .ZFILL forms; nullopt for an instruction that is not an LDGSTS.
+std::optional<model::SeenPredicate> ldgsts_seen_predicate(const sass::SassInstruction& inst);
 
 // Atomics: gives each PTX atom/red of `functions` the lowering its SASS shows; marks in `taken`
 // (by memory_ops index) the SASS loads that belong to those lowerings.
@@ -61,7 +63,7 @@ void match_atomics(const ptx::Module& module, const std::vector<const ptx::Funct
 
 // Source lines: gives each PTX memory access of `functions` the lines ncu shows the SASS
 // instructions it became at (plan.source_lines; see sass_lines.cc for the pairing), and the
-// cp.async whose LDGSTS are all store-priced (plan.store_priced_copies). SASS instructions marked in `claimed` (by instruction index) are left alone.
+// how the Source page sees each cp.async's source predicate (plan.copy_predicates). SASS instructions marked in `claimed` (by instruction index) are left alone.
 void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
                      const sass::SassFunction& sass, const std::vector<bool>& claimed, SassPlan& plan);
 

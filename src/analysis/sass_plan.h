@@ -30,6 +30,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "model/ldgsts_cost.h"
 #include "model/warp_access.h"
 #include "ptx/ir.h"
 #include "sass/sass_listing.h"
@@ -168,13 +169,12 @@ struct SassPlan {
   // branching around: every warp that reaches the PTX branch executes it (measured: 16
   // executions for `if (threadIdx.x == 0)` in 4 blocks of 4 warps).
   std::unordered_set<const ptx::Instruction*> predicated_tma_loads;
-  // cp.async (.cg, 16 bytes) whose every LDGSTS names its source-valid predicate as `P0`
-  // (`LDGSTS.E.BYPASS.128 [R47], desc[UR28][R20.64], P0`): the H200 writes each shared row of
-  // such a copy in the wavefronts a 16-byte store of its lanes takes, whatever global lines its
-  // data comes from; `!P0`, `P1`, `!P1` and no predicate take one wavefront per line and row
-  // (model/ldgsts_cost.h). Measured on the H200 (corpus/hopper cp_async_predicate.cu, Triton's
-  // GEMMs' pipeline stages: ptxas's choice of P0 or P1 decides 4 or 6 for the same addresses).
-  std::unordered_set<const ptx::Instruction*> store_priced_copies;
+  // cp.async whose every LDGSTS names its source-valid predicate as the register P0: ncu's
+  // Source page sees `P0` as every lane zero-filling and `!P0` as every lane reading the source
+  // it names, whatever the lanes hold (model/ldgsts_cost.h, SeenPredicate; measured on the H200:
+  // corpus/hopper cp_async_predicate.cu beside cp_async_prologue.cu, the zero lanes of
+  // corpus/frontend cp_async_zfill_sources, Triton's GEMMs). Copies not here are seen as held.
+  std::unordered_map<const ptx::Instruction*, model::SeenPredicate> copy_predicates;
   int reuse_groups = 0;      // PTX loads of unrolled loops whose values ptxas keeps across iterations
   int map_words = 0;         // SASS loads and stores of device-built tensor maps' words
   std::vector<UnrolledLoop> unrolled_loops;  // InstructionPlan::unrolled indexes it

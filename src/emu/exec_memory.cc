@@ -165,13 +165,8 @@ bool exec_cp_async(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx)
     const bool global = ((src.global_lanes & src.mask) >> l) & 1u;
     copy.src_bytes[i] = static_cast<std::uint8_t>(global ? bytes[i] : 0);
     copy.global[i] = global ? src.addr[i] : 0;
-    if (bytes[i] == 0 && ctx.memory != nullptr) {  // a source named, not read: memory on a GPU?
-      const std::uint64_t a = w.row(op.addr2)[l] + static_cast<std::uint64_t>(op.offset2);
-      if (ctx.memory->backed(a, static_cast<std::uint64_t>(size))) {
-        copy.unread_mapped |= 1u << l;
-        copy.unread[i] = a;
-      }
-    }
+    // The source the lane names, read or not (model::SeenPredicate::AllRead prices it).
+    copy.named[i] = global ? src.addr[i] : w.row(op.addr2)[l] + static_cast<std::uint64_t>(op.offset2);
   });
   publish(op, w, src, model::MemOp::SharedLoad, model::MemOp::GlobalLoad, size, ctx, true, &copy);
   publish(op, w, dst, model::MemOp::SharedStore, model::MemOp::GlobalStore, size, ctx, true, &copy);

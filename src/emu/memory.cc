@@ -49,21 +49,6 @@ const Buffer* GlobalMemory::find(std::uint64_t address, std::uint64_t size) cons
   return nullptr;
 }
 
-bool GlobalMemory::backed(std::uint64_t address, std::uint64_t size) const {
-  if (find(address, size) != nullptr) return true;
-  const Buffer* below = nearest(address);
-  if (below == nullptr || address < below->base) return false;
-  constexpr std::uint64_t kAlign = 512;
-  std::uint64_t end = 0, mine = 0;  // the layout's end; `below`'s place in it
-  for (const auto& b : buffers_) {
-    end = (end + kAlign - 1) / kAlign * kAlign;
-    if (b.get() == below) mine = end;
-    end += b->size;
-  }
-  const std::uint64_t offset = address - below->base;
-  return offset <= end && mine + offset <= end && size <= end - (mine + offset);
-}
-
 const Buffer* GlobalMemory::nearest(std::uint64_t address) const {
   auto it = std::upper_bound(buffers_.begin(), buffers_.end(), address,
                              [](std::uint64_t a, const std::unique_ptr<Buffer>& b) { return a < b->base; });

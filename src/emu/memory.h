@@ -81,13 +81,6 @@ class GlobalMemory {
 
   // The buffer holding [address, address + size), or nullptr.
   const Buffer* find(std::uint64_t address, std::uint64_t size) const;
-  // Whether [address, address + size) would be memory on a GPU: inside a buffer, or past one's
-  // end where, with the launch's buffers allocated back to back as cudaMalloc and PyTorch's
-  // allocator place them (in order, each at a 512-byte boundary), a later buffer lies. (Bytes
-  // before the first buffer or past the last are not.) Used for the source a zero-filling
-  // cp.async lane names: H200, corpus/triton matmul_fp8 (rows just past A: B's bytes) and
-  // corpus/frontend cp_async_zfill (64 KiB past the last buffer).
-  bool backed(std::uint64_t address, std::uint64_t size) const;
   // The buffer whose range is nearest below `address` (for messages), or nullptr.
   const Buffer* nearest(std::uint64_t address) const;
   // Host view of a buffer's bytes by its base address (empty if unknown).

@@ -8,34 +8,41 @@
 //   .cg, 16 bytes (LDGSTS.E.BYPASS.128): the data arrives from L2 in 32-byte sectors. For
 //   each global 128-byte line (in lane order), and each shared 128-byte row its data goes
 //   to, the lanes' pieces form edges (source sector -> destination 32-byte chunk); moving
-//   them takes max(chunks one sector feeds, sectors one chunk takes) wavefronts, and every
-//   edge counts as one sector on the Source page. Lines never share a wavefront.
+//   them takes max(chunks one sector feeds, sectors one chunk takes, slots one 16-byte source
+//   fills) wavefronts, and every edge counts as one sector on the Source page. Lines never
+//   share a wavefront.
 //     16-byte lanes, row-aligned copies:                 1 wavefront per line and row
 //     a row copied 16 bytes off its 32-byte alignment:    sectors straddle chunks (2-4 per line)
-//   A lane that reads nothing but names a source inside a buffer moves its zeros as a read of
-//   that source: it joins the edges of its line (no cost where its neighbours read the line, as
-//   Triton's masked loads; lanes naming one 16-byte source for several chunks take a wavefront
-//   each: 20 an LDGSTS for 16 such lanes over four rows). Only for the degree: the Source
-//   page's sectors stay those read. Any other zero fill (src-size < 16 but > 0, or a source
-//   outside every buffer) adds a pass over every quarter-warp that has an active lane, once any
-//   lane of the warp needs it: one wavefront per run of adjacent zero-filled 16-byte chunks in
-//   the quarter, at least one.
+//     16 lanes reading one 16-byte source into 4 rows:    4 a row (corpus/frontend zfill_src_*_far)
+//   A zero fill (src-size below 16, an ignore-src predicate) adds a pass over every quarter-warp
+//   that has an active lane, once any lane of the warp needs it: one wavefront per run of
+//   adjacent zero-filled 16-byte chunks in the quarter, at least one.
 //
 //   .ca (LDGSTS.E, .E.64, .E.128): the data goes through L1, read from its banks (a word of
 //   global line L sits in bank (address / 4) % 32, lines in one bank conflict) and written
-//   to shared; per phase (4 bytes: the warp; 8: half-warps; 16: quarter-warps)
-//     wavefronts = read wavefronts + write wavefronts - 1   (write alone when nothing is read)
-//   where the write counts every active lane, zero-filled ones too.
+//   to shared as the read brings it; per phase (4 bytes: the warp; 8: half-warps; 16:
+//   quarter-warps) the last write ends it (price_cached), zero-filled lanes written at once.
 //
-//   .cg again: its lines-and-rows edges price an LDGSTS as ptxas writes most; with its source-valid
-//   predicate as P0 (`LDGSTS.E.BYPASS.128 [R47], desc[UR28][R20.64], P0`) each shared row is
-//   written as a 16-byte store of the lanes would be (its bank conflicts, lines aside: 4 a warp
-//   for rows straddling two lines, where !P0, P1 or no predicate take 6); the caller decides
-//   (analysis/sass_plan.h, store_priced_copies) and keeps this model's ideal and sectors.
+// How the Source page sees the source-valid predicate. ncu's per-instruction figures for
+// LDGSTS come from its own instrumentation of the SASS, and a .cg LDGSTS whose predicate
+// operand is the register P0 is not seen as its lanes hold it: with `P0` every lane is priced
+// as zero-filling (its zero pass: 4 a warp for 16-byte lanes filling rows, whatever lines the
+// data comes from, where the lines-and-rows rule gives 6 for rows straddling two lines), with
+// `!P0` every lane as reading the source it names (lanes that read nothing cost as reads of
+// their addresses: nothing more where those are their own, a wavefront per slot where many
+// name one). Any other predicate (P1, !P1, P4, PT, none), and any .ca copy, is seen as the
+// lanes hold it (Triton's fp32 GEMM B tile, `LDGSTS.E ... P0`, pays its L1 reads' 32-way
+// conflict). Measured on the H200: corpus/hopper cp_async_predicate.cu (`P0`, 4) beside
+// cp_async_prologue.cu (`!P0`, 6) for the same addresses; corpus/frontend
+// cp_async_zfill_sources (`!P0`: zero lanes cost as reads of their sources) beside
+// cp_async_zfill upper_zero (`P1`: the zero pass); Triton's GEMMs with 64-byte rows, whose
+// loads past the last k step read nothing: 8 an execution with `!P0` (triton_v_matmul_fp8_k512:
+// as reads from 8 lines), 4 with `!P1` (triton_v_matmul_bf16_*: the zero pass). Which register
+// ptxas picks is in the SASS (analysis/sass_plan.h, copy_predicates). The Source page's sectors
+// stay those of the bytes the lanes read.
 //
 // Ideal wavefronts: .ca: the shared store's; .cg: per quarter with an active lane, 1 for its
-// data and 1 for the zero pass, but 1 in all for a quarter mixing lanes that read nothing
-// with lanes that read.
+// data (if a lane of it reads) and 1 for the zero pass (if the warp takes one).
 #pragma once
 
 #include <array>
@@ -45,6 +52,10 @@
 
 namespace warpscope::model {
 
+// How the Source page sees an LDGSTS's source-valid predicate (above): as the lanes hold it,
+// every lane zero-filling (`P0`), every lane reading its named source (`!P0`).
+enum class SeenPredicate : std::uint8_t { Lanes, AllZero, AllRead };
+
 struct LdgstsAccess {
   bool bypass = false;  // .cg (LDGSTS.BYPASS); .ca otherwise
   int size = 16;        // cp-size: 4, 8 or 16 bytes per lane
@@ -52,17 +63,14 @@ struct LdgstsAccess {
   std::array<std::uint64_t, kWarpSize> shared{};  // destination byte addresses
   std::array<std::uint64_t, kWarpSize> global{};  // source byte addresses (lanes that read)
   std::array<std::uint8_t, kWarpSize> src_bytes{};  // bytes read; the rest of `size` is zeroed
-  // Lanes that read nothing (src-size 0, ignore-src) whose source still names bytes of a buffer
-  // (Triton's masked loads keep each lane's own address): their zeros move as if read from
-  // there (`unread`), not in a zero pass (H200, corpus/frontend cp_async_zfill_sources).
-  std::uint32_t unread_mapped = 0;
-  std::array<std::uint64_t, kWarpSize> unread{};
+  // The source each active lane names, read or not (Triton's masked loads keep each lane's own
+  // address): what a lane that reads nothing is priced as reading under SeenPredicate::AllRead.
+  std::array<std::uint64_t, kWarpSize> named{};
+  SeenPredicate seen = SeenPredicate::Lanes;
 
   bool active(int lane) const { return (mask >> lane) & 1u; }
   bool reads(int lane) const { return active(lane) && src_bytes[static_cast<std::size_t>(lane)] > 0; }
   bool zero_fills(int lane) const { return active(lane) && src_bytes[static_cast<std::size_t>(lane)] < size; }
-  // A zero-filling lane the zero pass serves (not one moved as a read of `unread`).
-  bool zero_pass(int lane) const { return zero_fills(lane) && !(((unread_mapped >> lane) & 1u) && src_bytes[static_cast<std::size_t>(lane)] == 0); }
 };
 
 struct LdgstsCost {

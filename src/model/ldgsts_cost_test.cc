@@ -25,6 +25,7 @@ LdgstsAccess make(bool bypass, int size, const std::function<std::uint64_t(int)>
     a.shared[static_cast<std::size_t>(l)] = shared(l);
     a.src_bytes[static_cast<std::size_t>(l)] = static_cast<std::uint8_t>(bytes(l));
     a.global[static_cast<std::size_t>(l)] = bytes(l) > 0 ? global(l) : 0;
+    a.named[static_cast<std::size_t>(l)] = global(l);
   }
   return a;
 }
@@ -51,16 +52,24 @@ TEST(Ldgsts, ZeroFillCases) {
   expect(make(true, 16, dst, src, all(0)), 4, 4, 0);                                    // zfill_zero_all
   expect(make(true, 16, dst, src, [](int l) { return l < 16 ? 16 : 0; }), 6, 6, 8);    // zfill_upper_zero
   expect(make(true, 16, dst, src, all(8)), 8, 8, 16);                                   // zfill_partial
-  expect(make(true, 16, dst, src, [](int l) { return l % 2 == 0 ? 16 : 0; }), 20, 4, 16);  // zfill_ignore_odd
+  // zfill_ignore_odd, whose LDGSTS names `!P0`: seen as every lane reading, the odd lanes all
+  // from past_end(in), one 16-byte source for 16 slots in 4 rows
+  LdgstsAccess odd = make(true, 16, dst, src, [](int l) { return l % 2 == 0 ? 16 : 0; });
+  for (int l = 1; l < kWarpSize; l += 2) odd.named[static_cast<std::size_t>(l)] = kIn + 16u * (64 * 256 + 4096);
+  odd.seen = SeenPredicate::AllRead;
+  expect(odd, 20, 4, 16);
+  // The same lanes seen as held: 4 for the data, 4 runs in each quarter's zero pass.
+  odd.seen = SeenPredicate::Lanes;
+  expect(odd, 20, 8, 16);
   // zfill_4b_upper_zero: cp.async.ca, 4 bytes into 16-byte slots
   expect(make(false, 4, dst, contiguous(kIn, 4), [](int l) { return l < 16 ? 4 : 0; }), 4, 1, 2);
 }
 
-// corpus/frontend/cp_async_zfill_sources.cu (H200, 2026-12-01): lanes that read nothing but
-// name a source inside a buffer move their zeros as reads of it: their own addresses (as
-// Triton's masked loads) cost nothing more; one shared address for all of them, a wavefront
-// per chunk it fills in each row. Any zero lane naming no buffer: the zero pass for all.
-TEST(Ldgsts, ZeroFillFromNamedSources) {
+// corpus/frontend/cp_async_zfill_sources.cu (H200, 2026-12-01): its LDGSTS names `!P0`, so
+// lanes that read nothing cost as reads of the sources they name: their own addresses (as
+// Triton's masked loads) nothing more; one shared address for all of them, a wavefront per slot
+// it fills in each row. The sectors stay those read.
+TEST(Ldgsts, ZeroLanesSeenAsReadingTheirSources) {
   const auto dst = contiguous(0x400, 16);
   const auto src = contiguous(kIn, 16);
   auto named = [&](const std::function<bool(int)>& zero, bool own, bool swizzle) {
@@ -70,10 +79,8 @@ TEST(Ldgsts, ZeroFillFromNamedSources) {
                                             : std::function<std::uint64_t(int)>(dst),
                           src, [&](int l) { return zero(l) ? 0 : 16; });
     for (int l = 0; l < kWarpSize; ++l)
-      if (zero(l)) {
-        a.unread_mapped |= 1u << l;
-        a.unread[static_cast<std::size_t>(l)] = own ? src(l) : kIn + 294912;
-      }
+      if (zero(l) && !own) a.named[static_cast<std::size_t>(l)] = kIn + 294912;
+    a.seen = SeenPredicate::AllRead;
     return a;
   };
   const auto odd = [](int l) { return l % 2 == 1; };
@@ -87,10 +94,39 @@ TEST(Ldgsts, ZeroFillFromNamedSources) {
   expect(named(upper, false, false), 18, 4, 8);
   expect(named(tail, false, false), 20, 4, 8);
   expect(named(tail, false, true), 20, 4, 8);
-  // One zero lane that names nothing inside a buffer: every zero takes the zero pass.
-  LdgstsAccess mixed = named(upper, true, false);
-  mixed.unread_mapped &= ~(1u << 31);
-  expect(mixed, 6, 6, 8);
+  // Seen as held (corpus/frontend zfill_upper_zero, `P1`): the zero pass.
+  LdgstsAccess held = named(upper, true, false);
+  held.seen = SeenPredicate::Lanes;
+  expect(held, 6, 6, 8);
+}
+
+// `P0`: every lane seen as zero-filling, whatever it reads: the zero pass alone, a run a
+// quarter for 16-byte lanes filling rows (corpus/hopper cp_async_predicate.cu: 4, ideal 4, where
+// the lines-and-rows rule gives 6 for its rows straddling two lines: cp_async_prologue.cu, `!P0`).
+// The sectors stay those read.
+TEST(Ldgsts, P0IsSeenAsEveryLaneZeroFilling) {
+  // 4 rows of 128 bytes, 1024 bytes apart in global from a 64-byte offset: each row from 2 lines.
+  const auto dst = contiguous(0x400, 16);
+  const auto src = [](int l) { return kIn + 64u + 1024u * static_cast<unsigned>(l / 8) + 16u * static_cast<unsigned>(l % 8); };
+  LdgstsAccess a = make(true, 16, dst, src, all(16));
+  expect(a, 8, 4, 16);
+  a.seen = SeenPredicate::AllZero;
+  expect(a, 4, 4, 16);
+}
+
+// A warp none of whose lanes reads, seen as held (`!P1`): the zero pass, whatever its lanes
+// name; seen as reading (`!P0`): as reads of what they name. Triton's pipelined A-tile loads
+// past the last k step, rows of 64 bytes from 8 lines, 4 lanes a row, into two 64-byte halves
+// of each 128-byte shared row (H200 2026-12-02: triton_v_matmul_bf16_64x128x32_s4[_k512], `!P1`,
+// 4 an execution; triton_v_matmul_fp8_k512, `!P0`, 8; both 8 an execution that reads).
+TEST(Ldgsts, AWarpThatReadsNothing) {
+  const auto dst = contiguous(0x400, 16);
+  const auto src = [](int l) { return kIn + 512u * static_cast<unsigned>(l / 4) + 16u * static_cast<unsigned>(l % 4); };
+  expect(make(true, 16, dst, src, all(16)), 8, 4, 16);
+  LdgstsAccess none = make(true, 16, dst, src, all(0));
+  expect(none, 4, 4, 0);
+  none.seen = SeenPredicate::AllRead;
+  expect(none, 8, 4, 0);
 }
 
 // corpus/tensor/mma_gemm.cu, warp w of the 128 x 32 A tile and 32 x 128 B tile copies.
@@ -134,6 +170,15 @@ TEST(Ldgsts, PipelineModes) {
   expect(make(false, 4, contiguous(0, 4), contiguous(kIn + 8, 4096), all(4)), 32, 1, 32);
   // Triton softmax: 32 contiguous words across two lines
   expect(make(false, 4, contiguous(0, 4), contiguous(kIn + 64, 4), all(4)), 1, 1, 4);
+}
+
+// The .ca read and write overlap: a bank writes a word once the read wavefront of its line has
+// brought it. Triton's tf32 GEMM B tile (corpus/triton variants.py:152, triton_v_matmul_tf32,
+// H200 2026-12-02): lane l reads word 4l of a row (4 lines, 4-way in every bank: 4 read
+// wavefronts) and writes 512 l (+ 64 for odd lanes) bytes in: 16-way in banks 0 and 16, four
+// words of each line. The H200: 16 a warp execution (read + write - 1 would be 19).
+TEST(Ldgsts, CachedWritesWaitOnlyForTheirOwnRead) {
+  expect(make(false, 4, [](int l) { return 512u * l + (l % 2 ? 64u : 0u); }, contiguous(kIn, 16), all(4)), 16, 1, 16);
 }
 
 TEST(Ldgsts, InactiveLanesCostNothing) {

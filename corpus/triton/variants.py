@@ -1,0 +1,168 @@
+"""Triton kernels of our own written the way Triton's users write them, to find what
+warpscope misses beyond corpus/triton's first set (cases.py, "Variants"): loops over rows
+pipelined by tl.range(num_stages=...), reductions over a row in chunks, masked tiles in
+every dimension, dtype-generic attention (bf16, head_dim 128), epilogues that fuse work.
+
+Line numbers matter: the tests and the H200 measurements name lines of this file.
+"""
+
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def bias_gelu_kernel(x_ptr, bias_ptr, out_ptr, M, N, stride, BM: tl.constexpr, BN: tl.constexpr):
+    # A 2-D elementwise epilogue: out = gelu(x + bias[col]) (tanh form), both dimensions
+    # masked, the bias row broadcast over BM rows.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * stride + rn[None, :], mask=mask, other=0.0).to(tl.float32)
+    b = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
+    y = x + b[None, :]
+    inner = 0.7978845608028654 * (y + 0.044715 * y * y * y)
+    g = 0.5 * y * (1 + (2 * tl.sigmoid(2 * inner) - 1))
+    tl.store(out_ptr + rm[:, None] * stride + rn[None, :], g.to(out_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def softmax_rows_kernel(out_ptr, in_ptr, in_stride, out_stride, n_rows, n_cols,
+                        BLOCK: tl.constexpr, STAGES: tl.constexpr):
+    # Each program loops over rows pid, pid + nprog, ...; the row loads are pipelined
+    # (cp.async into shared memory, masked past n_cols) when STAGES > 1.
+    pid = tl.program_id(0)
+    step = tl.num_programs(0)
+    for row in tl.range(pid, n_rows, step, num_stages=STAGES):
+        offs = tl.arange(0, BLOCK)
+        mask = offs < n_cols
+        x = tl.load(in_ptr + row * in_stride + offs, mask=mask, other=-float("inf")).to(tl.float32)
+        e = tl.exp(x - tl.max(x, axis=0))
+        y = e / tl.sum(e, axis=0)
+        tl.store(out_ptr + row * out_stride + offs, y.to(out_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def layernorm_chunked_kernel(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK: tl.constexpr):
+    # A layernorm forward over rows longer than one block: the mean, then the variance,
+    # then the normalized row, each a loop over BLOCK-wide chunks (the last one masked).
+    row = tl.program_id(0)
+    X += row * stride
+    Y += row * stride
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for off in range(0, N, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        acc += tl.load(X + cols, mask=cols < N, other=0.0).to(tl.float32)
+    mean = tl.sum(acc, axis=0) / N
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for off in range(0, N, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        x = tl.load(X + cols, mask=cols < N, other=0.0).to(tl.float32)
+        xc = tl.where(cols < N, x - mean, 0.0)
+        acc += xc * xc
+    rstd = 1 / tl.sqrt(tl.sum(acc, axis=0) / N + eps)
+    tl.store(Mean + row, mean)
+    tl.store(Rstd + row, rstd)
+    for off in range(0, N, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        mask = cols < N
+        x = tl.load(X + cols, mask=mask, other=0.0).to(tl.float32)
+        w = tl.load(W + cols, mask=mask)
+        b = tl.load(B + cols, mask=mask)
+        tl.store(Y + cols, ((x - mean) * rstd * w + b).to(Y.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def matmul_masked_kernel(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                         BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP_M: tl.constexpr):
+    # Any-size C = leaky_relu(A @ B + bias): grouped program order, every load masked (the
+    # last k step partial), the bias and activation fused into the epilogue.
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BM)
+    num_pid_n = tl.cdiv(N, BN)
+    in_group = GROUP_M * num_pid_n
+    first_m = (pid // in_group) * GROUP_M
+    size_m = min(num_pid_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % in_group) % size_m
+    pid_n = (pid % in_group) // size_m
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        left = K - k * BK
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < left), other=0.0)
+        b = tl.load(b_ptrs, mask=(rk[:, None] < left) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK
+        b_ptrs += BK * stride_bk
+    bias = tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)
+    acc += bias[None, :]
+    acc = tl.where(acc >= 0, acc, 0.01 * acc)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc.to(c_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def attn_fwd_any_kernel(Q, K, V, Out, sm_scale, N_CTX,
+                        HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
+    # Attention forward in the tensors' own dtype (fp16 or bf16), K loaded as (BLOCK_N,
+    # HEAD_DIM) and transposed for the dot, keys past N_CTX masked (N_CTX need not be a
+    # multiple of BLOCK_N), causal or not.
+    start_m = tl.program_id(0)
+    base = tl.program_id(1).to(tl.int64) * N_CTX * HEAD_DIM
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD_DIM)
+    q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :], mask=offs_m[:, None] < N_CTX, other=0.0)
+    m_i = tl.full([BLOCK_M], -float("inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_M], tl.float32) + 1.0e-30
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
+    scale = sm_scale * 1.4426950408889634
+    end = tl.minimum((start_m + 1) * BLOCK_M, N_CTX) if CAUSAL else N_CTX
+    for start_n in range(0, end, BLOCK_N):
+        cols = start_n + offs_n
+        k = tl.load(K + base + cols[:, None] * HEAD_DIM + offs_d[None, :], mask=cols[:, None] < N_CTX, other=0.0)
+        s = tl.dot(q, tl.trans(k)) * scale
+        keep = cols[None, :] < N_CTX
+        if CAUSAL:
+            keep = keep & (offs_m[:, None] >= cols[None, :])
+        s = tl.where(keep, s, -1.0e30)
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.math.exp2(s - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + base + cols[:, None] * HEAD_DIM + offs_d[None, :], mask=cols[:, None] < N_CTX, other=0.0)
+        acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+        m_i = m_new
+    out = (acc / l_i[:, None]).to(Out.dtype.element_ty)
+    tl.store(Out + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :], out, mask=offs_m[:, None] < N_CTX)
+
+
+@triton.jit
+def matmul_tf32_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # fp32 operands, tl.dot's default precision on sm_90: tf32 wgmma (k8) from shared memory.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def matmul_tma_kernel(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # One output tile a program through host TensorDescriptors, B as (K, N) (N contiguous:
+    # no transpose for the dot), the k loop pipelined with TMA.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = a_desc.load([pid_m * BM, k])
+        b = b_desc.load([k, pid_n * BN])
+        acc = tl.dot(a, b, acc)
+    c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
