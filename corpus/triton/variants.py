@@ -166,3 +166,117 @@ def matmul_tma_kernel(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.conste
         b = b_desc.load([k, pid_n * BN])
         acc = tl.dot(a, b, acc)
     c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
+
+
+@triton.jit
+def matmul_wrap_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                       BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP_M: tl.constexpr, ACT: tl.constexpr):
+    # The common any-size GEMM: rows and columns wrapped modulo M and N (no mask on them), the
+    # k tail masked, every stride a parameter, a leaky-relu epilogue, the store masked.
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BM)
+    num_pid_n = tl.cdiv(N, BN)
+    in_group = GROUP_M * num_pid_n
+    first_m = (pid // in_group) * GROUP_M
+    size_m = min(num_pid_m - first_m, GROUP_M)
+    pid_m = first_m + ((pid % in_group) % size_m)
+    pid_n = (pid % in_group) // size_m
+    offs_am = (pid_m * BM + tl.arange(0, BM)) % M
+    offs_bn = (pid_n * BN + tl.arange(0, BN)) % N
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK * stride_ak
+        b_ptrs += BK * stride_bk
+    if ACT:
+        acc = tl.where(acc >= 0, acc, 0.01 * acc)
+    c = acc.to(c_ptr.dtype.element_ty)
+    offs_cm = pid_m * BM + tl.arange(0, BM)
+    offs_cn = pid_n * BN + tl.arange(0, BN)
+    mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :], c, mask=mask)
+
+
+@triton.jit
+def matmul_splitk_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                         SPLIT: tl.constexpr):
+    # Split-K: program (m, n, s) sums every SPLIT-th k block and adds its fp32 partial tile
+    # into C with tl.atomic_add (global reductions, RED).
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    pid_s = tl.program_id(2)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = pid_s * BK + tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK * SPLIT):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.atomic_add(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def softmax_block_rows_kernel(out_ptr, in_ptr, n_rows, n_cols, BM: tl.constexpr, BN: tl.constexpr):
+    # Several short rows a program (a 2-D block, reductions along axis 1), both dimensions masked.
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+    x = tl.load(in_ptr + rows[:, None] * n_cols + cols[None, :], mask=mask, other=-float("inf"))
+    x = x - tl.max(x, axis=1)[:, None]
+    e = tl.exp(x)
+    tl.store(out_ptr + rows[:, None] * n_cols + cols[None, :], e / tl.sum(e, axis=1)[:, None], mask=mask)
+
+
+@triton.jit
+def rmsnorm_kernel(X, Y, W, stride, N, eps, BLOCK: tl.constexpr):
+    # RMS norm forward, fp16 in and out, a row a program, the weight row broadcast.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < N
+    x = tl.load(X + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+    rms = tl.sqrt(tl.sum(x * x, axis=0) / N + eps)
+    w = tl.load(W + cols, mask=mask, other=0.0).to(tl.float32)
+    tl.store(Y + row * stride + cols, (x / rms * w).to(Y.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def cross_entropy_kernel(logits_ptr, target_ptr, loss_ptr, stride, V, BLOCK: tl.constexpr):
+    # A row's cross entropy over a vocabulary wider than one block: an online log-sum-exp in
+    # chunks, then the target's logit (a gather at a data-dependent column: targets are zeros).
+    row = tl.program_id(0)
+    base = logits_ptr + row.to(tl.int64) * stride
+    m = tl.full([BLOCK], -float("inf"), tl.float32)
+    s = tl.zeros([BLOCK], tl.float32)
+    for off in range(0, V, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        x = tl.load(base + cols, mask=cols < V, other=-float("inf")).to(tl.float32)
+        m_new = tl.maximum(m, x)
+        s = s * tl.exp(m - m_new) + tl.exp(x - m_new)
+        m = m_new
+    big = tl.max(m, axis=0)
+    lse = big + tl.log(tl.sum(s * tl.exp(m - big), axis=0))
+    t = tl.load(target_ptr + row)
+    tl.store(loss_ptr + row, lse - tl.load(base + t).to(tl.float32))
+
+
+@triton.jit
+def rope_kernel(x_ptr, cos_ptr, sin_ptr, out_ptr, seq, HEADS: tl.constexpr, HALF: tl.constexpr):
+    # Rotary embedding on (seq, HEADS, 2 * HALF) fp16: the two halves of each head rotated by
+    # the position's cos/sin (HALF values a row), a program per position.
+    pos = tl.program_id(0)
+    h = tl.arange(0, HEADS)
+    d = tl.arange(0, HALF)
+    base = x_ptr + pos * HEADS * 2 * HALF + h[:, None] * 2 * HALF + d[None, :]
+    x1 = tl.load(base).to(tl.float32)
+    x2 = tl.load(base + HALF).to(tl.float32)
+    c = tl.load(cos_ptr + pos * HALF + d)[None, :]
+    s = tl.load(sin_ptr + pos * HALF + d)[None, :]
+    obase = out_ptr + pos * HEADS * 2 * HALF + h[:, None] * 2 * HALF + d[None, :]
+    tl.store(obase, (x1 * c - x2 * s).to(tl.float16))
+    tl.store(obase + HALF, (x1 * s + x2 * c).to(tl.float16))

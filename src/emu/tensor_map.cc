@@ -79,7 +79,14 @@ bool replace_tensor_map_field(std::uint8_t* b, MapField field, std::uint32_t ord
     case MapField::GlobalDim: put<std::uint32_t>(b, kDims + 4 * ord, v32); break;
     case MapField::GlobalStride: put<std::uint64_t>(b, kStrides + 8 * ord, value); break;
     case MapField::ElementStride: put<std::uint32_t>(b, kElemStrides + 4 * ord, v32); break;
-    case MapField::ElemType: put<std::uint32_t>(b, kType, v32); break;
+    case MapField::ElemType: {
+      // PTX numbers the element types its own way (the PTX ISA's tensormap.replace table, and
+      // Triton's TMA_ELEMENT_TYPES): 8 f32.ftz, 9 f64, 10 bf16, where the driver's
+      // CUtensorMapDataType, which the 128 bytes hold, has 8 f64, 9 bf16, 10 f32.ftz.
+      const std::uint32_t driver = v32 == 8 ? 10 : v32 == 9 ? 8 : v32 == 10 ? 9 : v32;
+      put<std::uint32_t>(b, kType, driver);
+      break;
+    }
     case MapField::InterleaveLayout: put<std::uint32_t>(b, kInterleave, v32); break;
     case MapField::SwizzleMode: put<std::uint32_t>(b, kSwizzle, v32); break;
     case MapField::SwizzleAtomicity: put<std::uint32_t>(b, kAtomicity, v32); break;

@@ -110,13 +110,14 @@ TEST(TensorMap, EncodingRoundTripsAndMatchesFieldReplacement) {
   EXPECT_EQ(d.elem_strides[2], 2u);
   EXPECT_EQ(d.dtype, tmap::DataType::BF16);
   // The same map built field by field on zeroed bytes, as Triton's device-side code does
-  // (rank as rank - 1, enum values as the driver's).
+  // (rank as rank - 1, enum values as the driver's but the element type's, which is PTX's:
+  // bf16 is 10, f64 9, f32.ftz 8).
   TensorMapBytes built{};
   std::string why;
   using F = ptx::async::MapField;
   ASSERT_TRUE(replace_tensor_map_field(built.data(), F::GlobalAddress, 0, 0x700001000ull, why));
   ASSERT_TRUE(replace_tensor_map_field(built.data(), F::Rank, 0, 2, why));
-  ASSERT_TRUE(replace_tensor_map_field(built.data(), F::ElemType, 0, 9, why));
+  ASSERT_TRUE(replace_tensor_map_field(built.data(), F::ElemType, 0, 10, why));
   ASSERT_TRUE(replace_tensor_map_field(built.data(), F::SwizzleMode, 0, 3, why));
   const std::uint32_t dims[] = {100, 50, 3}, box[] = {64, 8, 2}, es[] = {1, 1, 2};
   for (std::uint32_t i = 0; i < 3; ++i) {
@@ -128,6 +129,21 @@ TEST(TensorMap, EncodingRoundTripsAndMatchesFieldReplacement) {
   ASSERT_TRUE(replace_tensor_map_field(built.data(), F::GlobalStride, 1, 10400, why));
   EXPECT_EQ(built, bytes);
   EXPECT_FALSE(replace_tensor_map_field(built.data(), F::GlobalStride, 4, 1, why));
+}
+
+// tensormap.replace.tile.elemtype takes PTX's numbers (Triton writes 0xa for bf16), which the
+// 128 bytes hold as the driver's: every one that differs.
+TEST(TensorMap, ElementTypesAreReplacedByTheirPtxNumbers) {
+  using F = ptx::async::MapField;
+  const std::pair<std::uint32_t, tmap::DataType> cases[] = {{6, tmap::DataType::F16},    {7, tmap::DataType::F32},
+                                                            {8, tmap::DataType::F32Ftz}, {9, tmap::DataType::F64},
+                                                            {10, tmap::DataType::BF16},  {11, tmap::DataType::TF32}};
+  for (const auto& [ptx_value, type] : cases) {
+    TensorMapBytes b{};
+    std::string why;
+    ASSERT_TRUE(replace_tensor_map_field(b.data(), F::ElemType, 0, ptx_value, why));
+    EXPECT_EQ(decode_tensor_map(b.data()).dtype, type) << ptx_value;
+  }
 }
 
 // The swizzles as the CUDA programming guide tabulates them: rows of 16-byte chunks
