@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/access_cost.h"
+#include "model/ldgsts_cost.h"
 
 namespace {
 
@@ -55,6 +56,44 @@ void BM_SharedStore8(benchmark::State& s) { price_many(s, MemOp::SharedStore, 8)
 void BM_GlobalLoad4(benchmark::State& s) { price_many(s, MemOp::GlobalLoad, 4); }
 void BM_GlobalLoad16(benchmark::State& s) { price_many(s, MemOp::GlobalLoad, 16); }
 
+// cp.async (LDGSTS), priced per warp execution by its own rules (model/ldgsts_cost.h):
+// .cg 16-byte copies of 512-byte rows, of 64-byte rows from 8 lines, with the upper half-warp
+// zero-filled, and seen as every lane reading its named source; .ca 4-byte copies of a row,
+// and the tf32 B-tile pattern (4-way reads, 16-way writes).
+enum CopyPattern { kCgRow, kCgShortRows, kCgHalfZero, kCgSeenRead, kCaRow, kCaConflict };
+
+LdgstsAccess make_copy(CopyPattern p) {
+  LdgstsAccess a;
+  a.bypass = p < kCaRow;
+  a.size = a.bypass ? 16 : 4;
+  a.mask = 0xffffffffu;
+  for (int l = 0; l < kWarpSize; ++l) {
+    const auto i = static_cast<std::size_t>(l);
+    const auto u = static_cast<std::uint64_t>(l);
+    a.shared[i] = p == kCaConflict ? 512 * u + (l % 2 ? 64 : 0) : u * static_cast<std::uint64_t>(a.size);
+    a.global[i] = a.named[i] = (1u << 20) + (p == kCgShortRows ? 512 * (u / 4) + 16 * (u % 4) : 16 * u);
+    a.src_bytes[i] = static_cast<std::uint8_t>(p == kCgHalfZero && l >= 16 ? 0 : a.size);
+  }
+  if (p == kCgSeenRead) {
+    for (int l = 16; l < kWarpSize; ++l) a.src_bytes[static_cast<std::size_t>(l)] = 0;
+    a.seen = SeenPredicate::AllRead;
+  }
+  return a;
+}
+
+void BM_Ldgsts(benchmark::State& state) {
+  const LdgstsAccess a = make_copy(static_cast<CopyPattern>(state.range(0)));
+  for (auto _ : state) {
+    const LdgstsCost c = price_ldgsts(a);
+    benchmark::DoNotOptimize(c);
+  }
+  state.SetItemsProcessed(state.iterations());
+  static const char* names[] = {".cg rows", ".cg 64-byte rows", ".cg half zero-filled", ".cg seen reading",
+                                ".ca row", ".ca 4-way read, 16-way write"};
+  state.SetLabel(names[state.range(0)]);
+}
+
+BENCHMARK(BM_Ldgsts)->DenseRange(kCgRow, kCaConflict);
 BENCHMARK(BM_SharedLoad4)->DenseRange(kUnitStride, kMix);
 BENCHMARK(BM_SharedLoad16)->DenseRange(kUnitStride, kMix);
 BENCHMARK(BM_SharedStore8)->Arg(kMix);

@@ -16,6 +16,17 @@ struct Edge {
   auto key() const { return std::array<std::uint64_t, 4>{line, row, sector, chunk}; }
 };
 
+// The edges of the bytes [g, g + n) copied to s: one per run of bytes in one global line and
+// sector and one shared row and chunk (a valid lane's piece is one run: it lies in one 16-byte
+// slot on both sides; any other is priced by what it touches).
+template <class F>
+void for_each_edge(std::uint64_t g, std::uint64_t s, std::uint64_t n, F&& f) {
+  for (std::uint64_t b = 0; b < n;) {
+    f(Edge{(g + b) / kLine, (s + b) / kLine, (g + b) / kSector, (s + b) / kSector});
+    b += std::min({n - b, kSector - (g + b) % kSector, kSector - (s + b) % kSector});
+  }
+}
+
 // .cg: edges per (line, row); each group costs its bipartite graph's largest degree, or the
 // most slots one 16-byte source piece fills in it.
 void price_bypass_data(const LdgstsAccess& a, LdgstsCost& cost) {
@@ -27,12 +38,7 @@ void price_bypass_data(const LdgstsAccess& a, LdgstsCost& cost) {
     const auto i = static_cast<std::size_t>(l);
     const std::uint64_t g = a.global[i], s = a.shared[i], n = a.src_bytes[i];
     pieces.push_back({g / kLine, s / kLine, g / 16, s / 16});
-    // A lane's piece lies in one sector and one chunk (16-byte aligned, at most 16 bytes);
-    // walk it anyway, so that any piece is priced by what it touches.
-    for (std::uint64_t b = 0; b < n; ++b) {
-      const Edge e{(g + b) / kLine, (s + b) / kLine, (g + b) / kSector, (s + b) / kSector};
-      if (edges.empty() || edges.back().key() != e.key()) edges.push_back(e);
-    }
+    for_each_edge(g, s, n, [&](const Edge& e) { edges.push_back(e); });
   }
   std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return x.key() < y.key(); });
   edges.erase(std::unique(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return x.key() == y.key(); }),
@@ -51,11 +57,14 @@ void price_bypass_data(const LdgstsAccess& a, LdgstsCost& cost) {
       }
       degree = std::max({degree, from_sector, into_chunk});
     }
-    for (const auto& p : pieces) {
-      if (p[0] != edges[begin].line || p[1] != edges[begin].row) continue;
-      int slots = 0;
-      for (const auto& q : pieces) slots += q[0] == p[0] && q[1] == p[1] && q[2] == p[2] ? 1 : 0;
-      degree = std::max(degree, slots);
+    // Pieces are sorted and unique: a run of one (line, row, source) is the slots it fills.
+    const std::array<std::uint64_t, 4> from{edges[begin].line, edges[begin].row, 0, 0};
+    for (auto p = std::lower_bound(pieces.begin(), pieces.end(), from);
+         p != pieces.end() && (*p)[0] == from[0] && (*p)[1] == from[1];) {
+      auto q = p;
+      while (q != pieces.end() && (*q)[0] == (*p)[0] && (*q)[1] == (*p)[1] && (*q)[2] == (*p)[2]) ++q;
+      degree = std::max(degree, static_cast<int>(q - p));
+      p = q;
     }
     cost.wavefronts += degree;
     begin = end;
@@ -65,11 +74,11 @@ void price_bypass_data(const LdgstsAccess& a, LdgstsCost& cost) {
 // The Source page's sectors of a .cg copy: the edges of the bytes its lanes read.
 int bypass_sectors(const LdgstsAccess& a) {
   std::vector<Edge> read;
+  read.reserve(kWarpSize);
   for (int l = 0; l < kWarpSize; ++l) {
     if (!a.reads(l)) continue;
     const auto i = static_cast<std::size_t>(l);
-    for (std::uint64_t b = 0; b < a.src_bytes[i]; ++b)
-      read.push_back({(a.global[i] + b) / kLine, (a.shared[i] + b) / kLine, (a.global[i] + b) / kSector, (a.shared[i] + b) / kSector});
+    for_each_edge(a.global[i], a.shared[i], a.src_bytes[i], [&](const Edge& e) { read.push_back(e); });
   }
   std::sort(read.begin(), read.end(), [](const Edge& x, const Edge& y) { return x.key() < y.key(); });
   return static_cast<int>(std::unique(read.begin(), read.end(), [](const Edge& x, const Edge& y) { return x.key() == y.key(); }) -
@@ -125,22 +134,42 @@ LdgstsAccess as_seen(const LdgstsAccess& access) {
 // the last read and conflicts in writing (mode 3 of cp_async_pipeline: 8 + 4 - 1), the write's
 // degree alone where a bank's writes come over the reads (Triton's tf32 B tile: 4 reads, 16-way
 // writes, 16).
-int cached_phase(const std::vector<std::pair<std::uint64_t, int>>& writes) {
-  // writes: (shared word, the read wavefront that brings its data: 1 for zeros)
-  std::array<std::vector<std::pair<std::uint64_t, int>>, kWarpSize> banks;
-  for (const auto& [word, ready] : writes) {
-    auto& b = banks[static_cast<std::size_t>(word % kWarpSize)];
-    auto it = std::find_if(b.begin(), b.end(), [&](const auto& w) { return w.first == word; });
-    if (it == b.end()) b.emplace_back(word, ready);
-    else it->second = std::max(it->second, ready);
+// At most 32 words a phase (32 lanes of 4 bytes, 16 of 8, 8 of 16): fixed arrays, no allocation.
+struct Words {
+  std::array<std::uint64_t, kWarpSize> v{};
+  int n = 0;
+  void add(std::uint64_t w) { v[static_cast<std::size_t>(n++)] = w; }
+  std::uint64_t* begin() { return v.data(); }
+  std::uint64_t* end() { return v.data() + n; }
+};
+
+// (bank, key) packed for sorting: the bank in the top bits.
+std::uint64_t by_bank(std::uint64_t word, std::uint64_t key) { return (word % kWarpSize) << 58 | key; }
+
+// The phase's last write: writes (shared word, the read wavefront that brings its data: 1 for
+// zeros), each bank writing one distinct word a wavefront, each once its data is there.
+int cached_phase(const std::array<std::pair<std::uint64_t, int>, kWarpSize>& writes, int count) {
+  std::array<std::pair<std::uint64_t, int>, kWarpSize> w{};
+  for (int i = 0; i < count; ++i) {
+    const auto& [word, ready] = writes[static_cast<std::size_t>(i)];
+    w[static_cast<std::size_t>(i)] = {by_bank(word, word / kWarpSize), ready};
   }
+  std::sort(w.begin(), w.begin() + count);
   int last = 0;
-  for (auto& b : banks) {
-    std::vector<int> ready;
-    for (const auto& w : b) ready.push_back(w.second);
-    std::sort(ready.begin(), ready.end());
+  for (int i = 0; i < count;) {
+    const std::uint64_t bank = w[static_cast<std::size_t>(i)].first >> 58;
+    // The bank's distinct words, each ready when its last copy's data is.
+    std::array<int, kWarpSize> ready{};
+    int words = 0;
+    for (; i < count && (w[static_cast<std::size_t>(i)].first >> 58) == bank; ++i) {
+      if (i > 0 && w[static_cast<std::size_t>(i)].first == w[static_cast<std::size_t>(i - 1)].first)
+        ready[static_cast<std::size_t>(words - 1)] = std::max(ready[static_cast<std::size_t>(words - 1)], w[static_cast<std::size_t>(i)].second);
+      else
+        ready[static_cast<std::size_t>(words++)] = w[static_cast<std::size_t>(i)].second;
+    }
+    std::sort(ready.begin(), ready.begin() + words);
     int t = 0;
-    for (int r : ready) t = std::max(t + 1, r);
+    for (int k = 0; k < words; ++k) t = std::max(t + 1, ready[static_cast<std::size_t>(k)]);
     last = std::max(last, t);
   }
   return last;
@@ -148,23 +177,23 @@ int cached_phase(const std::vector<std::pair<std::uint64_t, int>>& writes) {
 
 void price_cached(const LdgstsAccess& a, LdgstsCost& cost) {
   const int lanes = a.size == 16 ? 8 : a.size == 8 ? 16 : 32;
-  std::vector<std::uint64_t> sectors;
+  std::array<std::uint64_t, 2 * kWarpSize> sectors{};  // a lane's bytes lie in one sector
+  int nsectors = 0;
+  auto read_bytes = [&](int l) { return a.reads(l) ? static_cast<std::uint64_t>(a.src_bytes[static_cast<std::size_t>(l)]) : 0u; };
   for (int first = 0; first < kWarpSize; first += lanes) {
-    // The words read, then per bank its lines in address order: a word's read wavefront is
-    // its line's place there (no order of the lanes in a phase can matter).
-    auto read_bytes = [&](int l) { return a.reads(l) ? static_cast<std::uint64_t>(a.src_bytes[static_cast<std::size_t>(l)]) : 0u; };
-    std::array<std::vector<std::uint64_t>, kWarpSize> lines;
+    // The words read as (bank, line), sorted: a word's read wavefront is its line's place among
+    // its bank's lines, in address order (no order of the lanes in a phase can matter).
+    Words lines;
     for (int l = first; l < first + lanes; ++l)
       for (std::uint64_t b = 0; b < read_bytes(l); b += 4) {
         const std::uint64_t word = (a.global[static_cast<std::size_t>(l)] + b) / 4;
-        lines[static_cast<std::size_t>(word % kWarpSize)].push_back(word / kWarpSize);
+        lines.add(by_bank(word, word / kWarpSize));
       }
-    for (auto& in_bank : lines) {
-      std::sort(in_bank.begin(), in_bank.end());
-      in_bank.erase(std::unique(in_bank.begin(), in_bank.end()), in_bank.end());
-    }
-    std::vector<std::pair<std::uint64_t, int>> writes;
-    std::vector<std::uint64_t> written;
+    std::sort(lines.begin(), lines.end());
+    lines.n = static_cast<int>(std::unique(lines.begin(), lines.end()) - lines.begin());
+    std::array<std::pair<std::uint64_t, int>, kWarpSize> writes{};
+    int nwrites = 0;
+    Words written;
     for (int l = first; l < first + lanes; ++l) {
       if (!a.active(l)) continue;
       const auto i = static_cast<std::size_t>(l);
@@ -173,22 +202,25 @@ void price_cached(const LdgstsAccess& a, LdgstsCost& cost) {
         int ready = 1;
         if (b < n) {
           const std::uint64_t word = (g + b) / 4;
-          const auto& in_bank = lines[static_cast<std::size_t>(word % kWarpSize)];
-          ready = static_cast<int>(std::lower_bound(in_bank.begin(), in_bank.end(), word / kWarpSize) - in_bank.begin()) + 1;
+          std::uint64_t* bank = std::lower_bound(lines.begin(), lines.end(), by_bank(word, 0));
+          ready = static_cast<int>(std::lower_bound(bank, lines.end(), by_bank(word, word / kWarpSize)) - bank) + 1;
         }
-        writes.emplace_back((s + b) / 4, ready);
-        written.push_back((s + b) / 4);
+        writes[static_cast<std::size_t>(nwrites++)] = {(s + b) / 4, ready};
+        written.add((s + b) / 4);
       }
-      for (std::uint64_t b = 0; b < n; ++b) sectors.push_back((g + b) / kSector);
+      if (n > 0) {
+        sectors[static_cast<std::size_t>(nsectors++)] = g / kSector;
+        if ((g + n - 1) / kSector != g / kSector) sectors[static_cast<std::size_t>(nsectors++)] = (g + n - 1) / kSector;
+      }
     }
-    if (written.empty()) continue;
-    cost.wavefronts += cached_phase(writes);
+    if (written.n == 0) continue;
+    cost.wavefronts += cached_phase(writes, nwrites);
     std::sort(written.begin(), written.end());
-    written.erase(std::unique(written.begin(), written.end()), written.end());
-    cost.ideal_wavefronts += static_cast<int>((written.size() + kWarpSize - 1) / kWarpSize);
+    const auto distinct = std::unique(written.begin(), written.end()) - written.begin();
+    cost.ideal_wavefronts += static_cast<int>((distinct + kWarpSize - 1) / kWarpSize);
   }
-  std::sort(sectors.begin(), sectors.end());
-  cost.sectors = static_cast<int>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+  std::sort(sectors.begin(), sectors.begin() + nsectors);
+  cost.sectors = static_cast<int>(std::unique(sectors.begin(), sectors.begin() + nsectors) - sectors.begin());
 }
 
 }  // namespace
