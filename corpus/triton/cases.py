@@ -520,3 +520,31 @@ CASES.update({
                                               _t((2, 256), "float32"), _t((2, 256), "float32"), _t((2, 256, 16)), SM_SCALE, 256],
                                         meta=dict(HEAD_DIM=16, BLOCK_M=64, BLOCK_N=32, CAUSAL=True, num_warps=4, num_stages=2)),
 })
+
+# Variants, fourth round (2026-12-02): block-pointer GEMM with boundary checks, int8 GEMM,
+# the attention backward fused into one kernel.
+CASES.update({
+    "triton_v4_matmul_block_ptr": dict(fn=V.matmul_block_ptr_kernel, grid=(3, 4),
+                                       args=[_t((300, 200)), _t((200, 250)), _t((300, 250)), 300, 250, 200],
+                                       meta=dict(BM=128, BN=64, BK=64, num_warps=4, num_stages=3)),
+    "triton_v4_matmul_block_ptr_bf16": dict(fn=V.matmul_block_ptr_kernel, grid=(2, 2),
+                                            args=[_t((256, 256), "bfloat16"), _t((256, 256), "bfloat16"),
+                                                  _t((256, 256), "bfloat16"), 256, 256, 256],
+                                            meta=dict(BM=128, BN=128, BK=32, num_warps=8, num_stages=4)),
+    "triton_v4_matmul_int8": dict(fn=V.matmul_int8_kernel, grid=(2, 2),
+                                  args=[_t((256, 256), "int8"), _t((256, 256), "int8"), _t((256, 256), "int32"),
+                                        256, 256, 256],
+                                  meta=dict(BM=128, BN=128, BK=64, num_warps=4, num_stages=3)),
+    "triton_v4_attn_bwd_fused": dict(fn=V.attn_bwd_fused_kernel, grid=(4, 2),
+                                     args=[_t((2, 256, 64)), _t((2, 256, 64)), _t((2, 256, 64)), _t((2, 256, 64)),
+                                           _t((2, 256), "float32"), _t((2, 256), "float32"), _t((2, 256, 64)),
+                                           _t((2, 256, 64)), _t((2, 256, 64)), SM_SCALE, 256],
+                                     meta=dict(HEAD_DIM=64, BLOCK_M=64, BLOCK_N=64, num_warps=4, num_stages=2)),
+    "triton_v4_attn_bwd_fused_bf16": dict(fn=V.attn_bwd_fused_kernel, grid=(8, 2),
+                                          args=[_t((2, 256, 32), "bfloat16"), _t((2, 256, 32), "bfloat16"),
+                                                _t((2, 256, 32), "bfloat16"), _t((2, 256, 32), "bfloat16"),
+                                                _t((2, 256), "float32"), _t((2, 256), "float32"),
+                                                _t((2, 256, 32), "bfloat16"), _t((2, 256, 32), "bfloat16"),
+                                                _t((2, 256, 32), "bfloat16"), SM_SCALE, 256],
+                                          meta=dict(HEAD_DIM=32, BLOCK_M=32, BLOCK_N=32, num_warps=4, num_stages=3)),
+})

@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cases as C  # noqa: E402
 
-TORCH_DTYPES = {"float16": "float16", "float32": "float32", "bfloat16": "bfloat16", "int32": "int32",
+TORCH_DTYPES = {"float16": "float16", "float32": "float32", "bfloat16": "bfloat16", "int32": "int32", "int8": "int8",
                 "float8e4nv": "float8_e4m3fn", "float8e5": "float8_e5m2"}
 
 

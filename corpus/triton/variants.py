@@ -280,3 +280,85 @@ def rope_kernel(x_ptr, cos_ptr, sin_ptr, out_ptr, seq, HEADS: tl.constexpr, HALF
     obase = out_ptr + pos * HEADS * 2 * HALF + h[:, None] * 2 * HALF + d[None, :]
     tl.store(obase, (x1 * c - x2 * s).to(tl.float16))
     tl.store(obase + HALF, (x1 * s + x2 * c).to(tl.float16))
+
+
+@triton.jit
+def matmul_block_ptr_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # Any-size GEMM through block pointers: loads and the store boundary-checked in both
+    # dimensions (zero padding past the edges), the k loop advancing the pointers.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    a_blk = tl.make_block_ptr(a_ptr, shape=(M, K), strides=(K, 1), offsets=(pid_m * BM, 0), block_shape=(BM, BK),
+                              order=(1, 0))
+    b_blk = tl.make_block_ptr(b_ptr, shape=(K, N), strides=(N, 1), offsets=(0, pid_n * BN), block_shape=(BK, BN),
+                              order=(1, 0))
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for _ in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_blk, boundary_check=(0, 1), padding_option="zero")
+        b = tl.load(b_blk, boundary_check=(0, 1), padding_option="zero")
+        acc = tl.dot(a, b, acc)
+        a_blk = tl.advance(a_blk, (0, BK))
+        b_blk = tl.advance(b_blk, (BK, 0))
+    c_blk = tl.make_block_ptr(c_ptr, shape=(M, N), strides=(N, 1), offsets=(pid_m * BM, pid_n * BN), block_shape=(BM, BN),
+                              order=(1, 0))
+    tl.store(c_blk, acc.to(c_ptr.dtype.element_ty), boundary_check=(0, 1))
+
+
+@triton.jit
+def matmul_int8_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # int8 operands, int32 accumulation (wgmma s8 on sm_90), int32 result.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.int32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + rn[None, :] * K + (k + rk)[:, None])
+        acc = tl.dot(a, b, acc, out_dtype=tl.int32)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def attn_bwd_fused_kernel(Q, K, V, dO, M, Delta, dQ, dK, dV, sm_scale, N_CTX,
+                          HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # The backward in one kernel, causal: program p first computes dK and dV for key block p
+    # over the query blocks at and below the diagonal, then dQ for query block p over the key
+    # blocks up to the diagonal (BLOCK_M = BLOCK_N).
+    p = tl.program_id(0)
+    bh = tl.program_id(1)
+    base = bh.to(tl.int64) * N_CTX * HEAD_DIM
+    offs_d = tl.arange(0, HEAD_DIM)
+    scale = sm_scale * 1.4426950408889634
+    offs_n = p * BLOCK_N + tl.arange(0, BLOCK_N)
+    k = tl.load(K + base + offs_n[:, None] * HEAD_DIM + offs_d[None, :])
+    v = tl.load(V + base + offs_n[:, None] * HEAD_DIM + offs_d[None, :])
+    dk = tl.zeros([BLOCK_N, HEAD_DIM], tl.float32)
+    dv = tl.zeros([BLOCK_N, HEAD_DIM], tl.float32)
+    for start_m in range(p * BLOCK_N, N_CTX, BLOCK_M):
+        offs_m = start_m + tl.arange(0, BLOCK_M)
+        qt = tl.load(Q + base + offs_m[None, :] * HEAD_DIM + offs_d[:, None])
+        m = tl.load(M + bh * N_CTX + offs_m)
+        pt = tl.math.exp2(tl.dot(k, qt) * scale - m[None, :])
+        pt = tl.where(offs_m[None, :] >= offs_n[:, None], pt, 0.0)
+        do = tl.load(dO + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :])
+        dv = tl.dot(pt.to(do.dtype), do, dv)
+        delta = tl.load(Delta + bh * N_CTX + offs_m)
+        dst = pt * (tl.dot(v, tl.trans(do)) - delta[None, :])
+        dk = tl.dot(dst.to(qt.dtype), tl.trans(qt), dk)
+    tl.store(dV + base + offs_n[:, None] * HEAD_DIM + offs_d[None, :], dv.to(dV.dtype.element_ty))
+    tl.store(dK + base + offs_n[:, None] * HEAD_DIM + offs_d[None, :], (dk * sm_scale).to(dK.dtype.element_ty))
+    offs_m = p * BLOCK_M + tl.arange(0, BLOCK_M)
+    q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :])
+    do = tl.load(dO + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :])
+    m = tl.load(M + bh * N_CTX + offs_m)
+    delta = tl.load(Delta + bh * N_CTX + offs_m)
+    dq = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
+    for start_n in range(0, (p + 1) * BLOCK_M, BLOCK_N):
+        cols = start_n + tl.arange(0, BLOCK_N)
+        kt = tl.load(K + base + cols[None, :] * HEAD_DIM + offs_d[:, None])
+        vt = tl.load(V + base + cols[None, :] * HEAD_DIM + offs_d[:, None])
+        pp = tl.math.exp2(tl.dot(q, kt) * scale - m[:, None])
+        pp = tl.where(offs_m[:, None] >= cols[None, :], pp, 0.0)
+        ds = pp * (tl.dot(do, vt) - delta[:, None])
+        dq = tl.dot(ds.to(kt.dtype), tl.trans(kt), dq)
+    tl.store(dQ + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :], (dq * sm_scale).to(dQ.dtype.element_ty))
