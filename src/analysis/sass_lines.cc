@@ -269,6 +269,15 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
     };
     // The passes below, for the PTX accesses `mine` and the SASS instructions `theirs`.
     auto assign = [&](const std::vector<int>& mine, const std::vector<int>& theirs) {
+    // A wgmma is one HGMMA: as many on both sides pair one to one, those at one line first,
+    // the rest in order. ptxas spreads the HGMMA of dots in one loop over each other's lines
+    // (H200, triton_v4_attn_bwd_fused: a dq step's descriptor HGMMA at lines 359-361 for dots
+    // at 360 and 362), and every HGMMA of one form costs the same, so the lines come out as
+    // ncu shows them whichever of its dots' wgmma each stands for.
+    if (fam == LineFamily::Gmma && mine.size() == theirs.size()) {
+      pair(mine, theirs);
+      return;
+    }
     std::vector<bool> ptx_done(ptx.size(), true);
     for (int p : mine) ptx_done[static_cast<std::size_t>(p)] = false;
     std::set<int> sass_done;
