@@ -271,5 +271,63 @@ TEST(SassLines, EachLoopsAccessesPairWithThatLoopsInstructions) {
   EXPECT_EQ(lines(plan, *ld[1]), (std::vector<std::pair<int, double>>{{10, 1.0}}));
 }
 
+constexpr const char* kDots = R"(
+.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k()
+{
+  .reg .f32 %f<32>;
+  .reg .b64 %rd<3>;
+  mov.u64 %rd1, 0;
+  mov.u64 %rd2, 0;
+  wgmma.fence.sync.aligned;
+  .loc 1 10 3
+  wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8,%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16,%f17,%f18,%f19,%f20,%f21,%f22,%f23,%f24,%f25,%f26,%f27,%f28,%f29,%f30,%f31}, %rd1, %rd2, 1, 1, 1, 0, 0;
+  wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8,%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16,%f17,%f18,%f19,%f20,%f21,%f22,%f23,%f24,%f25,%f26,%f27,%f28,%f29,%f30,%f31}, %rd1, %rd2, 1, 1, 1, 0, 0;
+  .loc 1 12 3
+  wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8,%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16,%f17,%f18,%f19,%f20,%f21,%f22,%f23,%f24,%f25,%f26,%f27,%f28,%f29,%f30,%f31}, %rd1, %rd2, 1, 1, 1, 0, 0;
+  wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8,%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16,%f17,%f18,%f19,%f20,%f21,%f22,%f23,%f24,%f25,%f26,%f27,%f28,%f29,%f30,%f31}, %rd1, %rd2, 1, 1, 1, 0, 0;
+  wgmma.commit_group.sync.aligned;
+  wgmma.wait_group.sync.aligned 0;
+  ret;
+}
+.file 1 "k.cu"
+)";
+
+// ptxas put three of the four HGMMA at line 10 and one at 11, none at 12 (as it spreads the
+// dots of Triton's fused attention backward over each other's lines).
+constexpr const char* kDotsListing = R"(
+.text.k:
+	//## File "k.cu", line 10
+	//## Row "k.cu", line 10
+        /*0000*/                   HGMMA.64x64x16.F32 R0, gdesc[UR4], R0 ;
+        /*0010*/                   HGMMA.64x64x16.F32 R0, gdesc[UR8], R0 ;
+	//## File "k.cu", line 11
+	//## Row "k.cu", line 11
+        /*0020*/                   HGMMA.64x64x16.F32 R32, gdesc[UR12], R32 ;
+	//## File "k.cu", line 10
+	//## Row "k.cu", line 10
+        /*0030*/                   HGMMA.64x64x16.F32 R32, gdesc[UR16], R32 ;
+        /*0040*/                   EXIT ;
+)";
+
+// As many wgmma as HGMMA of one form: one to one, those at one line first, the rest in order,
+// so each line has the HGMMA ncu shows there (every one of a form costs the same).
+TEST(SassLines, AsManyWgmmaAsHgmmaPairOneToOne) {
+  auto m = ptx::parse(kDots, "k.ptx");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  auto fs = sass::parse_sass_listing(kDotsListing);
+  ASSERT_TRUE(fs.ok());
+  const SassPlan plan = plan_from_sass(*m, *fs);
+  const auto dots = accesses(*m, ptx::Opcode::Wgmma);
+  ASSERT_EQ(dots.size(), 4u);
+  using Lines = std::vector<std::pair<int, double>>;
+  EXPECT_EQ(lines(plan, *dots[0]), (Lines{{10, 1.0}}));
+  EXPECT_EQ(lines(plan, *dots[1]), (Lines{{10, 1.0}}));
+  EXPECT_EQ(lines(plan, *dots[2]), (Lines{{11, 1.0}}));
+  EXPECT_EQ(lines(plan, *dots[3]), (Lines{{10, 1.0}}));
+}
+
 }  // namespace
 }  // namespace warpscope::analysis
