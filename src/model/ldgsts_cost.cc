@@ -179,7 +179,9 @@ void price_cached(const LdgstsAccess& a, LdgstsCost& cost) {
   const int lanes = a.size == 16 ? 8 : a.size == 8 ? 16 : 32;
   std::array<std::uint64_t, 2 * kWarpSize> sectors{};  // a lane's bytes lie in one sector
   int nsectors = 0;
-  auto read_bytes = [&](int l) { return a.reads(l) ? static_cast<std::uint64_t>(a.src_bytes[static_cast<std::size_t>(l)]) : 0u; };
+  auto read_bytes = [&](int l) {
+    return a.reads(l) ? std::min<std::uint64_t>(a.src_bytes[static_cast<std::size_t>(l)], static_cast<std::uint64_t>(a.size)) : 0u;
+  };
   for (int first = 0; first < kWarpSize; first += lanes) {
     // The words read as (bank, line), sorted: a word's read wavefront is its line's place among
     // its bank's lines, in address order (no order of the lanes in a phase can matter).
@@ -227,7 +229,8 @@ void price_cached(const LdgstsAccess& a, LdgstsCost& cost) {
 
 LdgstsCost price_ldgsts(const LdgstsAccess& access) {
   LdgstsCost cost;
-  if (access.mask == 0) return cost;
+  // cp-size is 4, 8 or 16 (the emulator refuses any other); anything else costs nothing here.
+  if (access.mask == 0 || (access.size != 4 && access.size != 8 && access.size != 16)) return cost;
   const bool as_held = access.seen == SeenPredicate::Lanes;
   const LdgstsAccess seen = as_held ? LdgstsAccess{} : as_seen(access);
   const LdgstsAccess& priced = as_held ? access : seen;

@@ -189,6 +189,15 @@ TEST(Ldgsts, InactiveLanesCostNothing) {
   expect(a, 1, 1, 4);
 }
 
+// Outside what a cp.async can be, no figure and no access past the access's lanes: a cp-size
+// other than 4, 8 or 16 costs nothing, src-size above cp-size reads cp-size.
+TEST(Ldgsts, InvalidSizesCostNothingAndReadNoMoreThanTheCopy) {
+  LdgstsAccess odd = make(false, 12, contiguous(0, 16), contiguous(kIn, 16), all(12));
+  expect(odd, 0, 0, 0);
+  LdgstsAccess over = make(false, 4, contiguous(0, 4), contiguous(kIn, 4), all(200));
+  expect(over, 1, 1, 4);
+}
+
 // The .cg rule restated: wavefronts move matchings (no sector feeds two chunks, no chunk
 // takes two sectors) of one line's edges into one row; the fewest matchings, found by
 // backtracking, is the cost. Zero runs counted chunk by chunk.
