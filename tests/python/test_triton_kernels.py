@@ -139,6 +139,33 @@ def test_heuristics_set_meta_parameters():
 
 
 @triton.jit
+def copy_2d_kernel(x_ptr, out_ptr, sx0, sx1, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    x = tl.load(x_ptr + rm[:, None] * sx0 + rn[None, :] * sx1)
+    tl.store(out_ptr + rm[:, None] * N + rn[None, :], x)
+
+
+def test_stand_in_views_are_the_same_bytes_with_other_strides():
+    x = wt.tensor((128, 256), "float32")
+    xt = x.T
+    assert (xt.shape, xt.stride(), xt.data_ptr()) == ((256, 128), (1, 256), x.data_ptr())
+    assert x.transpose(0, 1).stride() == x.t().stride() == (1, 256)
+    assert wt.tensor((2, 3, 4), "float16").permute(2, 0, 1).stride() == (1, 12, 4)
+    with pytest.raises(ValueError):
+        x.permute(0, 0)
+    out = wt.tensor((256, 128), "float32")
+    # The view is launched as a stand-in made with its strides is: every figure alike. (Triton
+    # specializes the stride 1 and lays the load out along x's rows, so each sector is read
+    # once: 256 x 128 floats, 4096 sectors.)
+    viewed = wt.analyze(copy_2d_kernel, (4,), xt, out, xt.stride(0), xt.stride(1), 256, 128, BM=64, BN=128)
+    strided = wt.tensor((256, 128), "float32", strides=(1, 256))
+    same = wt.analyze(copy_2d_kernel, (4,), strided, out, 1, 256, 256, 128, BM=64, BN=128)
+    assert viewed.metrics == same.metrics
+    assert viewed.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld"] == 256 * 128 * 4 // 32
+
+
+@triton.jit
 def gather_kernel(idx_ptr, x_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     i = tl.load(idx_ptr + offs)

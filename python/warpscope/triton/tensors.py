@@ -107,6 +107,33 @@ class Tensor:
     def numel(self) -> int:
         return math.prod(self.shape)
 
+    # --- views, as torch makes them: the same bytes at the same address, other strides ---
+    def permute(self, *dims) -> "Tensor":
+        """The view with dimensions in the order ``dims`` (torch's ``permute``)."""
+        if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+            dims = tuple(dims[0])
+        if sorted(dims) != list(range(len(self.shape))):
+            raise ValueError(f"permute: {tuple(dims)} is not an order of {len(self.shape)} dimensions")
+        view = Tensor.__new__(Tensor)
+        view.__dict__.update(self.__dict__)
+        view.shape = tuple(self.shape[d] for d in dims)
+        view._strides = tuple(self._strides[d] for d in dims)
+        return view
+
+    def transpose(self, dim0: int, dim1: int) -> "Tensor":
+        order = list(range(len(self.shape)))
+        order[dim0], order[dim1] = order[dim1], order[dim0]
+        return self.permute(order)
+
+    def t(self) -> "Tensor":
+        if len(self.shape) != 2:
+            raise ValueError(f"t: a 2-D tensor, not {len(self.shape)}-D")
+        return self.transpose(0, 1)
+
+    @property
+    def T(self) -> "Tensor":  # noqa: N802 (torch's name)
+        return self.permute(tuple(reversed(range(len(self.shape)))))
+
     def __repr__(self):
         return f"warpscope.triton.tensor({list(self.shape)}, {self.dtype}, strides={list(self._strides)})"
 
