@@ -40,6 +40,9 @@ void add_launch_options(CLI::App& sub, LaunchOptions& o) {
   sub.add_option("--block", r.block, "block X[,Y[,Z]]")->capture_default_str();
   sub.add_option("--dyn-smem", r.dyn_smem, "dynamic shared memory bytes (extern __shared__ arrays)");
   sub.add_option("--cluster", r.cluster, "blocks per cluster X[,Y[,Z]] (sm_90 thread block clusters)");
+  sub.add_flag("--cooperative", r.cooperative,
+               "a cooperative launch (cudaLaunchCooperativeKernel): every block resident at once, so blocks may "
+               "wait on each other; implied when the kernel uses cooperative_groups::this_grid()");
   sub.add_option("--arg", r.args, "kernel argument, one per parameter in order: SPEC (the kinds are listed below)")
       ->type_name("SPEC");
   sub.add_option("--lang", r.lang, "what FILE holds when its name does not say: ptx or cu (CUDA source, compiled by nvcc)")

@@ -94,6 +94,8 @@ Expected<LaunchOptions> launch_options_from_words(const std::vector<std::string>
     } else if (word == "--repeat" || word == "--seed" || word == "--device") {
       std::string ignored;
       if (auto s = take(ignored); !s) return s.error();
+    } else if (word == "--cooperative") {
+      o.request.cooperative = true;
     } else if (word != "--dry-run") {
       return make_error("launch: unknown option '" + word + "'");
     }

@@ -89,6 +89,7 @@ Expected<std::unique_ptr<PreparedLaunch>> prepare_launch(const LaunchRequest& o)
   if (!block) return block.error();
   if (block->count() > 1024) return make_usage_error("--block: at most 1024 threads per block");
   p->launch = emu::LaunchConfig{*grid, *block, o.dyn_smem};
+  p->launch.cooperative = o.cooperative;
   if (!o.cluster.empty()) {
     auto cluster = parse_dim3(o.cluster, "--cluster");
     if (!cluster) return as_usage(cluster.error());

@@ -35,6 +35,7 @@ struct LaunchRequest {
   std::string block = "32";
   std::uint32_t dyn_smem = 0;
   std::string cluster;              // --cluster X[,Y[,Z]]: blocks per cluster; empty: none
+  bool cooperative = false;         // --cooperative (emu::LaunchConfig::cooperative)
   std::vector<std::string> args;    // --arg specs, in parameter order (emu/args.h), or
                                     // num:<v>: a number of the parameter's own type (below)
   std::string blocks;               // block selection (input.h), empty: all

@@ -82,6 +82,7 @@ BlockRunner::BlockRunner(const LaunchState& launch, Listener* listener)
   sregs_.explicit_cluster = launch.explicit_cluster;
   sregs_.shared_bytes = shared_size;
   sregs_.dynamic_shared_bytes = launch.dynamic_shared_bytes;
+  sregs_.grid_workspace = launch.grid_workspace;
   local_.assign(static_cast<std::size_t>(nwarps) * 32 * program_.local_bytes, 0);
   ctx_.shared = shared_.data();
   ctx_.shared_size = shared_size;
@@ -198,6 +199,7 @@ bool BlockRunner::done() const {
 // One turn for every warp that can run, in the launch's warp order.
 bool BlockRunner::step() {
   progressed_ = false;
+  spun_ = false;
   wake_waiters();
   const std::size_t n = warps_.size();
   order_.resize(n);
@@ -308,7 +310,12 @@ bool BlockRunner::run_warp(Warp& w, bool& progressed) {
       ctx_.diagnose(Diagnostic::Kind::StepBudget, Diagnostic::Severity::Error, w.index, std::countr_zero(mask),
                     "block " + to_string(ctx_.block) + " exceeded the step budget of " + std::to_string(budget) +
                         " warp instructions (an endless loop?); warp " + std::to_string(w.index) + " was at " +
-                        ctx_.where());
+                        ctx_.where() +
+                        (program_.waits_on_other_blocks && launch_.grid_workspace == 0 && !launch_.cooperative
+                             ? ": it spins on memory other blocks write; blocks run one after another unless the "
+                               "launch is cooperative (--cooperative: every block resident at once, as a grid "
+                               "barrier needs)"
+                             : ""));
       return false;
     }
     const Op& op = code[pc];
@@ -340,6 +347,7 @@ bool BlockRunner::run_warp(Warp& w, bool& progressed) {
           // A loop that polls memory (a spin-wait): let the other warps run, so the one it
           // waits for can arrive. Each wait then spins as few times as the order allows.
           w.polled = false;
+          spun_ = true;
           return true;
         }
         continue;

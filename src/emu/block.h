@@ -32,6 +32,8 @@ struct LaunchState {
   Dim3 grid, block;
   Dim3 cluster;                   // 1x1x1 unless a cluster launch is configured
   bool explicit_cluster = false;  // %is_explicit_cluster
+  bool cooperative = false;          // LaunchConfig::cooperative, or implied (launch.cc)
+  std::uint64_t grid_workspace = 0;  // a cooperative launch's, when the kernel reads it
   std::uint32_t dynamic_shared_bytes = 0;
   std::vector<std::uint8_t> params;
   std::vector<Region> regions;
@@ -61,6 +63,8 @@ class BlockRunner {
   void begin(std::uint64_t block_index, ClusterContext* cluster, int rank);
   bool step();
   bool progressed() const { return progressed_; }
+  // Whether a warp's turn in that step ended in a loop that polls memory (a spin-wait).
+  bool spun() const { return spun_; }
   bool done() const;
   // After a turn in which no block of the cluster progressed: wakes waiters or releases
   // what the hardware would release; false when it is a deadlock (reported).
@@ -96,6 +100,7 @@ class BlockRunner {
   std::vector<std::size_t> order_;  // the warps' turns this round
   std::uint64_t order_state_ = 0;
   bool progressed_ = false;
+  bool spun_ = false;
   ClusterContext own_cluster_;      // a block outside any cluster is a cluster of one
   void advance(Warp& w, std::uint32_t mask, std::uint32_t next);
   void diverge(Warp& w);
@@ -139,8 +144,10 @@ class BlockRunner {
 // Runs the blocks `blocks` (linear ids, in cluster-rank order) of one cluster together on
 // runners[0 .. blocks.size()): every block's warps take turns, round by round, so that
 // they can wait on each other (barrier.cluster, remote mbarriers, distributed shared
-// memory). False if an error diagnostic stopped a block.
-bool run_cluster(std::vector<std::unique_ptr<BlockRunner>>& runners, ClusterContext& cluster,
+// memory). With `cluster` null the blocks are not one cluster but co-resident blocks of a
+// cooperative launch, each its own cluster of one, that may wait on each other through
+// global memory (a grid barrier). False if an error diagnostic stopped a block.
+bool run_cluster(std::vector<std::unique_ptr<BlockRunner>>& runners, ClusterContext* cluster,
                  const std::vector<std::uint64_t>& blocks);
 
 }  // namespace warpscope::emu

@@ -152,22 +152,30 @@ void BlockRunner::attach(ClusterContext& cluster, int rank) {
   cluster.threads += threads_;
 }
 
-bool run_cluster(std::vector<std::unique_ptr<BlockRunner>>& runners, ClusterContext& cluster,
+bool run_cluster(std::vector<std::unique_ptr<BlockRunner>>& runners, ClusterContext* cluster,
                  const std::vector<std::uint64_t>& blocks) {
-  cluster.size = static_cast<std::uint32_t>(blocks.size());
-  cluster.mbarrier_epoch = 0;
-  cluster.barrier = {};
-  cluster.exited_threads = 0;
-  cluster.threads = 0;
-  for (std::size_t r = 0; r < blocks.size(); ++r) runners[r]->attach(cluster, static_cast<int>(r));
-  for (std::size_t r = 0; r < blocks.size(); ++r) runners[r]->begin(blocks[r], &cluster, static_cast<int>(r));
+  if (cluster != nullptr) {
+    cluster->size = static_cast<std::uint32_t>(blocks.size());
+    cluster->mbarrier_epoch = 0;
+    cluster->barrier = {};
+    cluster->exited_threads = 0;
+    cluster->threads = 0;
+    for (std::size_t r = 0; r < blocks.size(); ++r) runners[r]->attach(*cluster, static_cast<int>(r));
+  }
+  for (std::size_t r = 0; r < blocks.size(); ++r)
+    runners[r]->begin(blocks[r], cluster, cluster != nullptr ? static_cast<int>(r) : 0);
   bool ok = true;
   for (;;) {
     bool progressed = false, done = true;
     for (std::size_t r = 0; r < blocks.size() && ok; ++r) {
       if (runners[r]->done()) continue;
-      ok = runners[r]->step();
-      progressed = progressed || runners[r]->progressed();
+      // A cluster's blocks take one turn each; a cooperative launch's run each until it
+      // spins (waits on another block) or waits, so that every wait polls as few times as
+      // the blocks' order allows (a grid barrier: about twice per block).
+      do {
+        ok = runners[r]->step();
+        progressed = progressed || runners[r]->progressed();
+      } while (ok && cluster == nullptr && !runners[r]->done() && runners[r]->progressed() && !runners[r]->spun());
       done = done && runners[r]->done();
     }
     if (!ok || done) break;

@@ -73,6 +73,27 @@ std::vector<std::vector<std::uint64_t>> work_units(const std::vector<std::uint64
   return units;
 }
 
+// A kernel that reads %envreg1/2 takes the driver's grid workspace (cooperative_groups::
+// this_grid()): it runs only under a cooperative launch.
+bool reads_grid_workspace(const Program& p) {
+  return std::any_of(p.sregs.begin(), p.sregs.end(), [](const SregRow& s) {
+    return s.sreg == ptx::Sreg::Envreg && (s.component == 1 || s.component == 2);
+  });
+}
+
+// How many blocks of this shape the H200 holds at once (a cooperative launch's limit, as
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor counts it, registers left out: the PTX does
+// not say how many ptxas gives a thread): per SM at most 32 blocks, 64 warps and 228 KiB of
+// shared memory, 1 KiB of it reserved per block.
+std::uint64_t co_resident_blocks(const Dim3& block, std::uint64_t shared_bytes) {
+  constexpr std::uint64_t kSharedPerSm = 233472, kMaxBlocksPerSm = 32;
+  const std::uint64_t warps = (block.count() + 31) / 32;
+  const std::uint64_t shared = (shared_bytes + kSharedAllocationUnit - 1) / kSharedAllocationUnit * kSharedAllocationUnit +
+                               kReservedSharedBytes;
+  const std::uint64_t per_sm = std::min({kMaxBlocksPerSm, kWarpSlotsPerSm / warps, kSharedPerSm / shared});
+  return per_sm * kSmCount;
+}
+
 }  // namespace
 
 bool RunReport::failed() const {
@@ -135,6 +156,21 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   if (!shape) return shape.error();
   // A cluster launch (%is_explicit_cluster): a shape given, .reqnctapercluster or .explicitcluster.
   const bool explicit_cluster = shape->count() > 1 || fn.reqnctapercluster[0] > 0 || fn.explicit_cluster;
+  const bool cooperative = config.cooperative || reads_grid_workspace(p);
+  const std::uint64_t total = config.grid.count();
+  if (cooperative) {
+    if (shape->count() > 1) return make_error("kernel '" + shown + "': a cooperative launch with clusters is not supported");
+    if (!options.blocks.empty() && options.blocks.size() != total)
+      return make_error("kernel '" + shown + "' is launched cooperatively (" +
+                        std::string(config.cooperative ? "--cooperative" : "it reads the grid workspace: cooperative_groups::this_grid()") +
+                        "): its blocks run together, so every block runs (no --blocks selection)");
+    const std::uint64_t resident = co_resident_blocks(config.block, std::max<std::uint64_t>(shared, p.static_shared_bytes));
+    if (total > resident)
+      return make_error("kernel '" + shown + "': a cooperative launch of " + std::to_string(total) +
+                        " blocks cannot be resident at once on the H200 (at most " + std::to_string(resident) + " of " +
+                        std::to_string(config.block.count()) + " threads and " + std::to_string(shared) +
+                        " bytes of shared memory; fewer if registers limit it): cudaLaunchCooperativeKernel refuses it");
+  }
   LaunchState launch;
   launch.program = &p;
   launch.memory = &memory;
@@ -158,6 +194,11 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
                         "; parameters: " + describe_params(module, *kernel));
     std::memcpy(launch.params.data() + kp.offset, args[i].bytes.data(), kp.size);
   }
+  launch.cooperative = cooperative;
+  if (cooperative) {  // the driver's grid workspace: {u32 size; u32 barrier}, the barrier zero
+    const std::uint8_t workspace[8] = {8, 0, 0, 0, 0, 0, 0, 0};
+    launch.grid_workspace = memory.allocate(std::span<const std::uint8_t>(workspace), "grid workspace (cooperative launch)");
+  }
   // Regions: the shared variables, then every global buffer.
   launch.regions = p.regions;
   for (Region& r : launch.regions)
@@ -169,7 +210,6 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   for (const auto& b : memory.buffers()) launch.regions.push_back(Region{b->name, model::Space::Global, b->base, b->size});
 
   std::vector<std::uint64_t> blocks = options.blocks;
-  std::uint64_t total = config.grid.count();
   if (blocks.empty()) {
     blocks.resize(total);
     for (std::uint64_t i = 0; i < total; ++i) blocks[i] = i;
@@ -177,7 +217,9 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   for (std::uint64_t b : blocks)
     if (b >= total) return make_error("block " + std::to_string(b) + " is outside the grid of " + std::to_string(total));
 
-  const std::vector<std::vector<std::uint64_t>> units = work_units(blocks, config.grid, *shape);
+  // A cooperative launch's blocks are one unit, run together: they may wait on each other.
+  const std::vector<std::vector<std::uint64_t>> units =
+      cooperative ? std::vector<std::vector<std::uint64_t>>{blocks} : work_units(blocks, config.grid, *shape);
   std::uint64_t unit_blocks = 0;
   for (const auto& u : units) unit_blocks += u.size();
   int workers = options.workers > 0 ? options.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -218,7 +260,7 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   auto start = std::chrono::steady_clock::now();
   auto work = [&](int index) {
     // One runner per block of a cluster (one without clusters), reused unit after unit.
-    const std::size_t ranks = shape->count();
+    const std::size_t ranks = cooperative ? units.front().size() : shape->count();
     std::vector<std::unique_ptr<BlockRunner>> runners;
     for (std::size_t k = 0; k < ranks; ++k)
       runners.push_back(std::make_unique<BlockRunner>(launch, report.listeners[static_cast<std::size_t>(index)].get()));
@@ -231,7 +273,7 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
       if (i >= units.size()) break;
       const std::vector<std::uint64_t>& unit = units[i];
       if (*std::min_element(unit.begin(), unit.end()) > stop.load(std::memory_order_relaxed)) continue;
-      bool ok = ranks == 1 ? runners[0]->run(unit[0]) : run_cluster(runners, cluster, unit);
+      bool ok = ranks == 1 ? runners[0]->run(unit[0]) : run_cluster(runners, cooperative ? nullptr : &cluster, unit);
       r.blocks += unit.size();
       blocks_done.fetch_add(unit.size(), std::memory_order_relaxed);
       report_progress(false);

@@ -37,6 +37,11 @@ struct LaunchConfig {
   // other than 1x1x1, or the kernel's .reqnctapercluster, is a cluster launch
   // (%is_explicit_cluster) and must divide the grid.
   Dim3 cluster{1, 1, 1};
+  // A cooperative launch (cudaLaunchCooperativeKernel, --cooperative): every block is resident
+  // at once, so blocks may wait on each other (a grid barrier), and %envreg1/2 hold the address
+  // of the driver's grid workspace that cooperative_groups::this_grid().sync() counts arrivals
+  // in. A kernel that reads %envreg1/2 (this_grid()) is launched cooperatively without it.
+  bool cooperative = false;
 };
 
 // The order in which a block's warps take turns. Forward is the default; tests force the

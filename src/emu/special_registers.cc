@@ -49,7 +49,10 @@ std::uint64_t special_register(ptx::Sreg s, std::uint8_t c, const SregLaunch& la
     case Sreg::LanemaskGt: v = ~((2ull << lane) - 1); break;
     case Sreg::Clock: case Sreg::ClockHi: case Sreg::Clock64:
     case Sreg::Globaltimer: case Sreg::GlobaltimerLo: case Sreg::GlobaltimerHi: v = 0; break;
-    case Sreg::Pm: case Sreg::Pm64: case Sreg::Envreg: v = 0; break;
+    case Sreg::Pm: case Sreg::Pm64: v = 0; break;
+    case Sreg::Envreg:
+      v = c == 1 ? launch.grid_workspace >> 32 : c == 2 ? launch.grid_workspace & 0xffffffffu : 0;
+      break;
     case Sreg::ReservedSmemOffsetBegin: v = kReservedSharedOffset; break;
     case Sreg::ReservedSmemOffsetEnd: v = kReservedSharedOffset + kReservedSharedBytes; break;
     case Sreg::ReservedSmemOffsetCap: v = kReservedSharedBytes; break;

@@ -13,9 +13,10 @@
 //     %clock %clock_hi %clock64   4 cycles per warp instruction of the block, from 0 at
 //                  the block's start: monotone within a warp (a spin-until loop ends)
 //     %globaltimer(_lo/_hi)       1000 ns per warp instruction of the block, the same way
-//     %pm0..7(_64) 0; %envreg0..31 0 (the driver sets envreg1/2 only for cooperative
-//                  launches: a grid.sync() then reads through a null workspace and is
-//                  reported as an out-of-bounds access)
+//     %pm0..7(_64) 0; %envreg0..31 0, but for a cooperative launch's envreg1/2: the high
+//                  and low halves of the grid workspace's address (an 8-byte buffer of
+//                  the emulator's, {u32 size; u32 barrier}, cooperative_groups/details/
+//                  driver_abi.h), as the driver sets them
 //
 // Reserved shared memory. sm_80+ drivers reserve 1 KiB of shared memory per block for
 // system software; cooperative groups keep the scratch of tiles of more than one warp
@@ -57,6 +58,7 @@ struct SregLaunch {
   bool explicit_cluster = false;  // a cluster launch, or the kernel's .reqnctapercluster
   std::uint32_t shared_bytes = 0;          // the kernel's own: static + dynamic
   std::uint32_t dynamic_shared_bytes = 0;
+  std::uint64_t grid_workspace = 0;        // a cooperative launch's (%envreg1 high, %envreg2 low half)
 };
 
 // One thread's place in the launch.

@@ -61,7 +61,7 @@ TEST(SpecialRegisters, ThreadBlockAndGridValues) {
                                          "%nctaid.x", "%nctaid.y", "%nctaid.z", "%laneid", "%warpid", "%nwarpid",
                                          "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_ge",
                                          "%lanemask_gt", "%smid", "%nsmid", "%gridid", "%current_graph_exec",
-                                         "%envreg1", "%pm3_64", "%tid.w"};
+                                         "%envreg0", "%pm3_64", "%tid.w"};
   LaunchConfig config{{3, 2, 1}, {48, 2, 1}, 0};
   Probe p = run_probe(regs, config);
   for (std::uint32_t by = 0; by < 2; ++by)

@@ -117,7 +117,7 @@ std::string line_row(const analysis::LineReport* l, int index, int number, const
       html_escape(label), l->excess_wavefronts > 0 ? std::to_string(l->excess_wavefronts) : "",
       l->excess_sectors > 0 ? std::to_string(l->excess_sectors) : "",
       fmt::format("{}{}", l->conflict_degree > 1 ? fmt::format("<span class=\"deg\">{}-way</span>", l->conflict_degree) : "",
-                  l->timing_dependent ? "<span class=\"timing\" title=\"timing-dependent (CAS retry loop)\">~</span>" : ""),
+                  l->timing_dependent ? "<span class=\"timing\" title=\"timing-dependent (a retry or spin loop)\">~</span>" : ""),
       html_escape(code));
 }
 
@@ -211,10 +211,11 @@ std::string details(const analysis::KernelReport& r, const model::Arch& arch, co
                      l.excess_wavefronts, l.excess_sectors);
     if (!l.source.empty()) s += "<pre class=\"code\">" + html_escape(l.source) + "</pre>\n";
     if (l.timing_dependent)
-      s += "<p class=\"timing\">Timing-dependent: this line runs a compare-and-swap retry loop (ptxas's lowering "
-           "of a shared float or 64-bit add, or of a 16-bit atomic). Its figures count the retries the lanes of one "
-           "warp force on each other, the fewest any run takes; on the GPU, other warps on the same words add "
-           "retries that depend on timing, so two runs differ.</p>\n";
+      s += "<p class=\"timing\">Timing-dependent: this line runs a loop whose trips depend on timing between warps "
+           "or blocks: a compare-and-swap retry loop (ptxas's lowering of a shared float or 64-bit add, or of a "
+           "16-bit atomic), a lock's acquire, or a spin-wait on memory other warps or blocks write (a grid or tile "
+           "barrier, a flag). Its figures count the trips of an order that waits as little as it can; on the GPU, "
+           "two runs differ.</p>\n";
     for (const std::string& m : messages[{l.file, l.line}]) s += "<p class=\"finding\">" + html_escape(m) + "</p>\n";
     for (const auto& i : l.instructions) s += access_html(r, arch, i, fixes);
     for (const auto& b : l.bulk_copies) s += bulk_copy_html(b);

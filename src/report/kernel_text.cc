@@ -149,9 +149,10 @@ std::string kernel_text(const analysis::KernelReport& r, const KernelTextOptions
     s += "  (a toolkit header's line holds code inlined into yours; ncu shows it there, and findings and advice point "
          "at the call site)\n";
   if (r.timing_dependent) {
-    s += "  ~ timing-dependent: a compare-and-swap retry loop (ptxas's, for a shared float or 64-bit add or a 16-bit\n"
-         "    atomic); its figures count the retries the lanes of one warp force on each other, the fewest any run\n"
-         "    takes: on the GPU, other warps on the same words add retries that depend on timing.\n";
+    s += "  ~ timing-dependent: the line runs a loop whose trips depend on timing between warps or blocks: a\n"
+         "    compare-and-swap retry loop (ptxas's, for a shared float or 64-bit add or a 16-bit atomic), a lock's\n"
+         "    acquire, or a spin-wait on memory other warps or blocks write (a grid or tile barrier, a flag). Its\n"
+         "    figures count the trips of an order that waits as little as it can; on the GPU two runs differ.\n";
   }
   bool any_bulk = false;
   for (const LineReport& l : r.lines) any_bulk = any_bulk || !l.bulk_copies.empty();

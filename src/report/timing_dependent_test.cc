@@ -94,7 +94,9 @@ TEST(TimingDependent, HtmlSaysSoOnTheLine) {
   const analysis::KernelReport r = cas_report();
   const std::string html = kernel_html(r, **model::find_arch("sm_90"));
   EXPECT_NE(html.find("class=\"timing\""), std::string::npos);
-  EXPECT_NE(html.find("Timing-dependent: this line runs a compare-and-swap retry loop"), std::string::npos);
+  EXPECT_NE(html.find("Timing-dependent: this line runs a loop whose trips depend on timing between warps or blocks: a "
+                      "compare-and-swap retry loop"),
+            std::string::npos);
 }
 
 }  // namespace

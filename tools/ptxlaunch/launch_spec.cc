@@ -23,7 +23,8 @@ const char* const kUsage =
     "  bytes:<hex>, struct:<field>,<field>,...   a by-value parameter (a struct)\n"
     "  tmap:<buffer>,dtype=<t>,dims=<d0>x..,strides=<s1>x..,box=<b0>x..,swizzle=<none|32B|64B|128B>\n"
     "       [,elemstrides=..][,interleave=none|16B|32B][,fill=zero|nan]   a CUtensorMap (cuTensorMapEncodeTiled)\n"
-    "  --cluster X[,Y[,Z]]  blocks per thread block cluster\n";
+    "  --cluster X[,Y[,Z]]  blocks per thread block cluster\n"
+    "  --cooperative        a cooperative launch (implied when the kernel uses this_grid())\n";
 
 namespace {
 
@@ -136,6 +137,7 @@ LaunchSpec ParseCommandLine(const std::vector<std::string>& argv) {
     else if (option == "--block") { spec.block = ParseDim3("--block", next()); spec.block_set = true; }
     else if (option == "--dyn-smem") spec.dyn_smem = unsigned(ParseUnsigned("--dyn-smem", next(), UINT32_MAX));
     else if (option == "--cluster") { spec.cluster = ParseDim3("--cluster", next()); spec.cluster_set = true; }
+    else if (option == "--cooperative") spec.cooperative = true;
     else if (option == "--arg") spec.args.push_back(ParseArgSpec(next()));
     else if (option == "--repeat") spec.repeat = unsigned(ParseUnsigned("--repeat", next(), 1000000));
     else if (option == "--seed") spec.seed = ParseUnsigned("--seed", next(), UINT64_MAX);

@@ -16,6 +16,8 @@
 //   tmap:<buffer>,dtype=..,dims=..,strides=..,box=..,swizzle=..[,...]  a CUtensorMap that
 //   cuTensorMapEncodeTiled makes for that buffer (fields: src/emu/tensor_map_spec.h)
 //   --cluster X[,Y[,Z]]  launch with thread block clusters (cuLaunchKernelEx)
+//   --cooperative        a cooperative launch (cuLaunchKernelEx with the cooperative attribute;
+//                        implied for a kernel that reads %envreg1/2, cooperative_groups::this_grid())
 #pragma once
 
 #include <cstdint>
@@ -49,6 +51,7 @@ struct LaunchSpec {
   unsigned dyn_smem = 0;
   Dim3 cluster;             // --cluster: blocks per cluster
   bool cluster_set = false;
+  bool cooperative = false;  // --cooperative
   std::vector<ArgSpec> args;
   unsigned repeat = 1;
   uint64_t seed = 1;

@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <sstream>
+#include <string_view>
 
 namespace ptxlaunch {
 namespace {
@@ -91,9 +92,21 @@ std::string Misfit(const PtxParam& param, const ArgSpec& arg) {
 
 }  // namespace
 
+// Whether `text` names %envreg1 or %envreg2 (not %envreg10..29).
+bool NamesGridWorkspace(std::string_view text) {
+  for (size_t at = text.find("%envreg"); at != std::string_view::npos; at = text.find("%envreg", at + 7)) {
+    const size_t d = at + 7;
+    if (d < text.size() && (text[d] == '1' || text[d] == '2') &&
+        (d + 1 >= text.size() || !std::isdigit(static_cast<unsigned char>(text[d + 1]))))
+      return true;
+  }
+  return false;
+}
+
 std::vector<PtxEntry> FindEntries(const std::string& ptx_text) {
   std::string text = StripComments(ptx_text);
   std::vector<PtxEntry> entries;
+  const bool functions_read_it = NamesGridWorkspace(std::string_view(text).substr(0, text.find(".entry")));
   for (size_t pos = text.find(".entry"); pos != std::string::npos; pos = text.find(".entry", pos + 6)) {
     size_t i = pos + 6;
     if (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) continue;
@@ -113,6 +126,9 @@ std::vector<PtxEntry> FindEntries(const std::string& ptx_text) {
         entry.params.push_back(ParseParam(decl));
       }
     }
+    const size_t next = text.find(".entry", i);
+    entry.reads_grid_workspace =
+        functions_read_it || NamesGridWorkspace(std::string_view(text).substr(i, next == std::string::npos ? std::string::npos : next - i));
     entries.push_back(entry);
   }
   return entries;

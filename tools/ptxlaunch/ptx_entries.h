@@ -23,6 +23,9 @@ struct PtxParam {
 struct PtxEntry {
   std::string name;
   std::vector<PtxParam> params;
+  // Reads %envreg1/2, the grid workspace of cooperative_groups::this_grid(): the kernel runs
+  // only under a cooperative launch (its body, or a .func before the first .entry, names them).
+  bool reads_grid_workspace = false;
 };
 
 std::vector<PtxEntry> FindEntries(const std::string& ptx_text);

@@ -217,13 +217,23 @@ void LaunchOne(const LaunchSpec& spec, const PtxEntry& entry, const std::string&
   // --repeat launches timed with CUDA events; median, min and max per launch.
   // With --cluster, cuLaunchKernelEx with the cluster dimension attribute (more than 8
   // blocks per cluster needs the non-portable size allowed first).
-  CUlaunchAttribute cluster_attribute{};
-  cluster_attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  cluster_attribute.value.clusterDim.x = spec.cluster.x;
-  cluster_attribute.value.clusterDim.y = spec.cluster.y;
-  cluster_attribute.value.clusterDim.z = spec.cluster.z;
-  if (spec.cluster_set && 1ull * spec.cluster.x * spec.cluster.y * spec.cluster.z > 8)
-    CHECK(cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1));
+  CUlaunchAttribute attributes[2]{};
+  unsigned num_attributes = 0;
+  if (spec.cluster_set) {
+    CUlaunchAttribute& a = attributes[num_attributes++];
+    a.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    a.value.clusterDim.x = spec.cluster.x;
+    a.value.clusterDim.y = spec.cluster.y;
+    a.value.clusterDim.z = spec.cluster.z;
+    if (1ull * spec.cluster.x * spec.cluster.y * spec.cluster.z > 8)
+      CHECK(cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1));
+  }
+  // A cooperative launch: every block resident at once, %envreg1/2 the grid workspace.
+  if (spec.cooperative || entry.reads_grid_workspace) {
+    CUlaunchAttribute& a = attributes[num_attributes++];
+    a.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    a.value.cooperative = 1;
+  }
   CUlaunchConfig config{};
   config.gridDimX = spec.grid.x;
   config.gridDimY = spec.grid.y;
@@ -232,10 +242,10 @@ void LaunchOne(const LaunchSpec& spec, const PtxEntry& entry, const std::string&
   config.blockDimY = spec.block.y;
   config.blockDimZ = spec.block.z;
   config.sharedMemBytes = spec.dyn_smem;
-  config.attrs = &cluster_attribute;
-  config.numAttrs = 1;
+  config.attrs = attributes;
+  config.numAttrs = num_attributes;
   auto launch = [&] {
-    if (spec.cluster_set) {
+    if (num_attributes > 0) {
       CHECK(cuLaunchKernelEx(&config, function, params.empty() ? nullptr : params.data(), nullptr));
     } else {
       CHECK(cuLaunchKernel(function, spec.grid.x, spec.grid.y, spec.grid.z, spec.block.x, spec.block.y,
