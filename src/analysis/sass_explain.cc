@@ -75,7 +75,16 @@ int main(int argc, char** argv) {
         continue;
       }
       switch (r->action) {
-        case analysis::InstructionPlan::Action::AsIs: std::cout << (r->unmatched ? "UNMATCHED\n" : "as is\n"); break;
+        case analysis::InstructionPlan::Action::AsIs:
+          std::cout << (r->unmatched ? "UNMATCHED" : "as is");
+          if (r->unrolled >= 0) {  // "in unrolled loop 0: loop of 4, block of 2, block of 1"
+            std::cout << " in unrolled loop " << r->unrolled << ":";
+            const auto& regions = plan.unrolled_loops[static_cast<std::size_t>(r->unrolled)].regions;
+            for (std::size_t k = 0; k < regions.size(); ++k)
+              std::cout << (k ? ", " : " ") << (regions[k].loop ? "loop of " : "block of ") << regions[k].copies;
+          }
+          std::cout << "\n";
+          break;
         case analysis::InstructionPlan::Action::Drop: std::cout << "dropped\n"; break;
         case analysis::InstructionPlan::Action::Merge:
           std::cout << "merge group " << r->merge.group << " (" << r->merge.width << " B, "

@@ -203,6 +203,8 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
       const ptx::Instruction& inst = f->body[k];
       const LineFamily fam = ptx_family(inst);
       if (fam == LineFamily::None) continue;
+      // A load ptxas removed (drop_dead_loads, sass_plan.cc) has no SASS instruction to pair.
+      if (const InstructionPlan* r = plan.role(&inst); r != nullptr && r->action == InstructionPlan::Action::Drop) continue;
       accesses[{fam, gmma_form(inst)}].push_back({&inst, line_of(module, inst), f->body.size() > 1 ? static_cast<double>(k) / static_cast<double>(f->body.size() - 1) : 0.0, f, loops[k]});
     }
   }

@@ -267,6 +267,7 @@ class AccessMatcher {
       : plan_(plan) {
     const std::map<int, std::int64_t> shared_at = shared_layout(module, functions);
     int order = 0, stretch = 0;
+    for (const ptx::Function* f : functions) note_dead_elements(*f);
     for (const ptx::Function* f : functions) {
       std::set<std::int64_t> targets;  // label targets: code reached from elsewhere
       for (const ptx::Instruction& inst : f->body)
@@ -477,8 +478,14 @@ class AccessMatcher {
     for (const Placement& pl : places_) {
       const PtxAccess& a = ptx_[static_cast<std::size_t>(pl.ptx)];
       const SassAccess& s = cands_[static_cast<std::size_t>(pl.sass)];
-      placed_elements[a.inst].insert(a.offset);
+      // The PTX elements the SASS instruction reads: all of the access's, or those of the
+      // bytes it narrowed the access to.
+      const int elem = std::max(1, ptx::type_bits(a.inst->type) / 8);
+      auto place = [&](int from, int bytes) {
+        for (int off = from / elem * elem; off < from + bytes; off += elem) placed_elements[a.inst].insert(off);
+      };
       if (s.width >= a.width) {
+        place(a.offset, a.width);
         auto& cs = inside[pl.sass];
         auto c = std::find_if(cs.begin(), cs.end(), [&](const Contribution& x) {
           return x.inst == a.inst && x.offset + x.width == a.offset;
@@ -487,6 +494,7 @@ class AccessMatcher {
         else cs.push_back({a.inst, a.order, a.offset, a.width, a.imm, a.straight, a.group});
       } else {
         const Piece piece{static_cast<int>(s.imm - (a.imm + pl.shift)) + a.offset, s.width};
+        place(piece.offset, piece.width);
         auto& ps = narrowed[a.inst];
         if (std::find(ps.begin(), ps.end(), piece) == ps.end()) ps.push_back(piece);
       }
@@ -596,9 +604,10 @@ class AccessMatcher {
       r.action = InstructionPlan::Action::Drop;
       ++plan_.dropped;
     }
-    for (auto& [inst, ps] : narrowed) {
+    for (auto& [inst, ps] : narrowed) {  // an element placed alone too is one piece
       auto& sh = shares[inst];
-      sh.insert(sh.end(), ps.begin(), ps.end());
+      for (const Piece& p : ps)
+        if (std::find(sh.begin(), sh.end(), p) == sh.end()) sh.push_back(p);
     }
     for (auto& [inst, ps] : shares) {
       std::sort(ps.begin(), ps.end(), [](const Piece& a, const Piece& b) { return a.offset < b.offset; });
@@ -615,9 +624,12 @@ class AccessMatcher {
         }
         continue;
       }
-      // Elements no SASS instruction explained run as written.
+      // Elements no SASS instruction explained run as written, but for a vector load's
+      // elements whose registers nothing reads: ptxas loads only the rest (curand's
+      // XORWOW state, a ld.v2 of whose words curand_normal reads one: LDG.E).
       for (int off = 0; off < width; off += ptx::type_bits(inst->type) / 8)
-        if (!placed_elements[inst].count(off)) ps.push_back({off, ptx::type_bits(inst->type) / 8});
+        if (!placed_elements[inst].count(off) && !dead_elements_.count({inst, off}))
+          ps.push_back({off, ptx::type_bits(inst->type) / 8});
       std::sort(ps.begin(), ps.end(), [](const Piece& a, const Piece& b) { return a.offset < b.offset; });
       r.action = InstructionPlan::Action::Reshape;
       r.pieces = ps;
@@ -654,6 +666,25 @@ class AccessMatcher {
   bool narrow_ = true;                  // rounds may place a SASS access inside a PTX one
   std::vector<const ptx::Instruction*> unmatched_;
   std::set<const ptx::Instruction*> unmatched_set_;
+  // (load, byte offset) of vector loads' elements whose register no instruction of the
+  // function names but the load itself.
+  std::set<std::pair<const ptx::Instruction*, int>> dead_elements_;
+
+  void note_dead_elements(const ptx::Function& f) {
+    std::map<std::uint32_t, int> reads;  // as drop_dead_loads counts them (sass_plan.cc)
+    for (const ptx::Instruction& inst : f.body)
+      for (std::uint32_t r : registers_read(inst)) ++reads[r];
+    for (const ptx::Instruction& inst : f.body) {
+      if ((inst.opcode != ptx::Opcode::Ld && inst.opcode != ptx::Opcode::Ldu) || inst.vec < 2 || inst.num_operands < 1 ||
+          inst.op(0).kind != ptx::OperandKind::Vec)
+        continue;
+      const int elem = ptx::type_bits(inst.type) / 8;
+      for (int k = 0; k < inst.op(0).count; ++k) {
+        const std::uint32_t r = inst.vec_reg(inst.op(0), k);
+        if (r == ptx::kNoReg || reads[r] == 0) dead_elements_.insert({&inst, k * elem});
+      }
+    }
+  }
 };
 
 }  // namespace

@@ -40,6 +40,8 @@ bool is_load(const ptx::Instruction& inst) {
 }
 
 // Loads whose destination registers are all never read: ptxas removes them (unless volatile).
+// ldmatrix too: a pipelined GEMM's drain, unrolled, loads fragments for a k step after the
+// last one (LeetCUDA's hgemm stages kernels: 1 LDSM in 33 never runs).
 // Reads are counted as the parser counts them for atomics (ptx/instruction_parser.cc).
 void drop_dead_loads(const ptx::Function& f, SassPlan& plan) {
   std::vector<int> reads(f.registers.size(), 0);
@@ -47,7 +49,7 @@ void drop_dead_loads(const ptx::Function& f, SassPlan& plan) {
     for (std::uint32_t r : detail::registers_read(inst))
       if (r < reads.size()) ++reads[r];
   for (const ptx::Instruction& inst : f.body) {
-    if (!is_load(inst) || inst.has(ptx::flag::Volatile)) continue;
+    if (!(is_load(inst) || inst.opcode == ptx::Opcode::LdMatrix) || inst.has(ptx::flag::Volatile)) continue;
     // Only a load no SASS instruction explained (a listing that has it wins over the rule).
     if (const InstructionPlan* r = plan.role(&inst); r && !(r->action == InstructionPlan::Action::AsIs && r->unmatched))
       continue;
@@ -157,10 +159,10 @@ SassPlan plan_from_sass(const ptx::Module& module, const std::vector<sass::SassF
     detail::match_unrolled_loops(module, functions, sf, plan);
     detail::match_sunk_loads(module, functions, sf, plan);
     detail::match_tensormap_fields(module, functions, sf, taken, claimed, plan);
-    detail::attribute_lines(module, functions, sf, claimed, plan);
-    match_tma_loads(module.functions[static_cast<std::size_t>(fi)], sf, plan);
     for (const ptx::Function* f : functions)
       if (planned.insert(f).second) drop_dead_loads(*f, plan);
+    detail::attribute_lines(module, functions, sf, claimed, plan);
+    match_tma_loads(module.functions[static_cast<std::size_t>(fi)], sf, plan);
     for (const ptx::Function* f : functions) mark_retries(*f, plan);
   }
   // Functions no listing covers: what ptxas does anyway.

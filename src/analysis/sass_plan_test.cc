@@ -285,6 +285,39 @@ TEST(SassPlanCorpus, SharedAtomicsAsTheSassRunsThem) {
     }
 }
 
+// An ldmatrix whose fragments nothing reads (a pipelined GEMM's drain, unrolled, loads them for
+// a k step after the last one): ptxas removes it, as it does a dead ld (LeetCUDA hgemm stages
+// kernels: 32768 LDSM on the H200 where the PTX runs 33792). One that is read stays.
+TEST(SassPlan, LdmatrixWhoseFragmentsNothingReadsIsDropped) {
+  const char* text = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<3>;
+  .shared .align 16 .b8 tile[1024];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r9, tile;
+  ldmatrix.sync.aligned.x4.m8n8.shared.b16 {%r1, %r2, %r3, %r4}, [%r9];
+  ldmatrix.sync.aligned.x2.trans.m8n8.shared.b16 {%r5, %r6}, [%r9+512];
+  add.u32 %r10, %r1, %r4;
+  st.global.u32 [%rd1], %r10;
+  ret;
+}
+)";
+  auto m = ptx::parse(text, "k.ptx");
+  ASSERT_TRUE(m.ok()) << m.error().render();
+  const SassPlan plan = plan_from_ptx(*m);
+  std::vector<InstructionPlan::Action> actions;
+  for (const ptx::Instruction& inst : m->functions[0].body)
+    if (inst.opcode == ptx::Opcode::LdMatrix) {
+      const InstructionPlan* r = plan.role(&inst);
+      actions.push_back(r ? r->action : InstructionPlan::Action::AsIs);
+    }
+  EXPECT_EQ(actions, (std::vector<InstructionPlan::Action>{InstructionPlan::Action::AsIs, InstructionPlan::Action::Drop}));
+}
+
 // Cooperative groups' barrier for tiles wider than a warp: warps spin on ld.acquire of the
 // barrier word (loops without stores) until the last arrives: those loads poll (how often
 // depends on timing, H200: 1536 polls); the kernel's other loads do not.
@@ -428,6 +461,42 @@ TEST(SassPlanCorpus, ReUnrolledLoopGetsItsRegions) {
   // The GEMMs' loops ptxas merged across iterations are not regrouped.
   const Corpus g = corpus("gemm_merges");
   EXPECT_TRUE(g.plan.unrolled_loops.empty());
+}
+
+// corpus/sass/warp_strided_tail.cu: the PTX's loop of one iteration (two loads, lines 25 and
+// 26) runs in SASS as a loop of 4, a block of 2 and a block of 1: blocks down to one that
+// cover what the loop of 4 leaves, with no loop of one after them (llm.c's
+// softmax_autoregressive_backward_kernel3).
+TEST(SassPlanCorpus, UnrolledLoopEndingInBlocksGetsItsRegions) {
+  const Corpus c = corpus("warp_strided_tail");
+  for (const auto& [fn, base] : {std::pair<const char*, int>{"strided_tail_rows", 25}, {"strided_tail_fixed", 45}}) {
+    for (int line : {base, base + 1}) {
+      int n = 0;
+      const auto roles = roles_at(c, fn, line, ptx::Opcode::Ld, &n);
+      ASSERT_EQ(n, 1) << fn << ":" << line;
+      ASSERT_TRUE(roles[0] && roles[0]->unrolled >= 0) << fn << ":" << line;
+      const UnrolledLoop& loop = c.plan.unrolled_loops[static_cast<std::size_t>(roles[0]->unrolled)];
+      EXPECT_EQ(loop.regions, (std::vector<UnrollRegion>{{4, true}, {2, false}, {1, false}})) << fn;
+    }
+  }
+}
+
+// corpus/sass/unused_fields.cu: of the ld.global.v2 at +24 {spare, counter} and +32 {extra,
+// pad} the kernel reads one word each; ptxas loads only it (LDG.E +0x1c, LDG.E +0x20), and
+// the word nothing reads costs nothing.
+TEST(SassPlanCorpus, VectorLoadElementsNothingReadsAreNotLoaded) {
+  const Corpus c = corpus("unused_fields");
+  int n = 0;
+  const auto roles = roles_at(c, "unused_fields_state", 23, ptx::Opcode::Ld, &n);
+  ASSERT_EQ(n, 5);
+  int narrowed = 0;
+  for (const InstructionPlan* r : roles) {
+    if (!r || r->action != InstructionPlan::Action::Reshape) continue;
+    ++narrowed;
+    ASSERT_EQ(r->pieces.size(), 1u);
+    EXPECT_EQ(r->pieces[0].width, 4);
+  }
+  EXPECT_EQ(narrowed, 2);
 }
 
 // corpus/sass/unrolled_merge.cu: thread 0 reads s[1..n-1]; nvcc's by-4 loop (4 loads of line 14)

@@ -105,8 +105,18 @@ int copies_of(const Segment& s, const std::map<Key, int>& keys) {
   return std::max(copies, 0);
 }
 
-// The schedule the segments show: a loop of U >= 2 copies, blocks of fewer (descending), a
-// loop of one. Empty when they show none.
+// Whether a schedule that ends in blocks, the last of one copy, covers every remainder the
+// loop of U copies leaves: the blocks' copies add up to U - 1 (4: blocks of 2 and 1).
+bool blocks_cover_the_rest(const std::vector<UnrollRegion>& regions) {
+  int blocks = 0;
+  for (std::size_t i = 1; i < regions.size(); ++i) blocks += regions[i].copies;
+  return !regions.back().loop && regions.back().copies == 1 && blocks == regions.front().copies - 1;
+}
+
+// The schedule the segments show: a loop of U >= 2 copies, blocks of fewer (descending), and a
+// loop of one, or blocks down to one that cover what the loop leaves (llm.c
+// softmax_autoregressive_backward_kernel3: a loop of 4, blocks of 2 and 1). Empty when they
+// show none.
 std::vector<UnrollRegion> schedule_of(const std::vector<Segment>& segments, const std::map<Key, int>& keys) {
   for (std::size_t a = 0; a < segments.size(); ++a) {
     const int u = copies_of(segments[a], keys);
@@ -119,8 +129,9 @@ std::vector<UnrollRegion> schedule_of(const std::vector<Segment>& segments, cons
         regions.push_back({1, true});
         return regions;
       }
-      if (c < 2 || c >= regions.back().copies) return {};
+      if (c < 1 || c >= regions.back().copies) return {};
       regions.push_back({c, false});
+      if (c == 1) return b + 1 == segments.size() && blocks_cover_the_rest(regions) ? regions : std::vector<UnrollRegion>{};
     }
     return {};
   }
@@ -164,8 +175,9 @@ std::vector<UnrollRegion> shaped_schedule(const sass::SassFunction& sass, sass::
         regions.push_back(r);
         return regions;
       }
-      if (r.copies < 2 || r.copies >= regions.back().copies) return {};
+      if (r.copies < 1 || r.copies >= regions.back().copies) return {};
       regions.push_back(r);
+      if (r.copies == 1) return b + 1 == segs.size() && blocks_cover_the_rest(regions) ? regions : std::vector<UnrollRegion>{};
     }
     return {};
   }

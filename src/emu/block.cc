@@ -72,8 +72,11 @@ BlockRunner::BlockRunner(const LaunchState& launch, Listener* listener)
   std::uint32_t shared_size = program_.static_shared_bytes;
   if (launch.dynamic_shared_bytes > 0 || program_.uses_dynamic_shared)
     shared_size = std::max(shared_size, program_.dynamic_shared_offset + launch.dynamic_shared_bytes);
-  shared_.assign(shared_size, 0);
-  if (launch.check_uninitialized_shared) shared_written_.assign(shared_size, 0);
+  // The block's allocation is its shared memory rounded up to the allocation unit: accesses
+  // past the end but inside it do not fault on the H200 (shared_overread.cu).
+  const std::uint32_t window = (shared_size + kSharedAllocationUnit - 1) / kSharedAllocationUnit * kSharedAllocationUnit;
+  shared_.assign(window, 0);
+  if (launch.check_uninitialized_shared) shared_written_.assign(window, 0);
   reserved_shared_.assign(kReservedSharedBytes, 0);
   ctx_.reserved_shared = reserved_shared_.data();
   sregs_.grid = launch.grid;
@@ -86,6 +89,7 @@ BlockRunner::BlockRunner(const LaunchState& launch, Listener* listener)
   local_.assign(static_cast<std::size_t>(nwarps) * 32 * program_.local_bytes, 0);
   ctx_.shared = shared_.data();
   ctx_.shared_size = shared_size;
+  ctx_.shared_window = window;
   ctx_.shared_written = launch.check_uninitialized_shared ? shared_written_.data() : nullptr;
   ctx_.local = local_.data();
   ctx_.local_size = program_.local_bytes;

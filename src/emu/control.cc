@@ -113,6 +113,12 @@ bool BlockRunner::call(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t ma
                     "unsupported call to external function '" + link.callee + "' at " + ctx_.where());
       return false;
     }
+    if (exec != 0)  // printf: nothing to emulate, but the GPU's version moves memory
+      ctx_.diagnose(Diagnostic::Kind::Unsupported, Diagnostic::Severity::Warning, w.index, std::countr_zero(exec),
+                    "printf at " + ctx_.where() +
+                        ": the GPU's printf (vprintf) writes its arguments to the driver's buffer with global loads, "
+                        "stores and atomics that ncu counts under op_ld, op_st and op_atom; warpscope does not model "
+                        "them, so those kernel totals are low by printf's share (its own lines are not)");
     for_lanes(exec, [&](int l) {
       std::uint8_t* local = ctx_.local + (static_cast<std::size_t>(w.index) * 32 + static_cast<std::size_t>(l)) * ctx_.local_size;
       for (const CallLink::Copy& c : link.returns) std::memset(local + c.to, 0, c.size);

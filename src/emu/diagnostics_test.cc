@@ -222,5 +222,31 @@ TEST(Diagnostics, ExternSharedWithoutDynamicBytesSaysToPassDynSmem) {
   EXPECT_FALSE(fine->failed());
 }
 
+// A shared read past the end of the block's shared memory but inside its allocation (rounded up
+// to 128 bytes) does not fault on the H200 (corpus/frontend/shared_overread.cu, measured): a
+// warning, the figures reported. Past the allocation the GPU faults: an error.
+TEST(Diagnostics, SharedReadsPastTheEndWarnInsideTheAllocationAndFailPastIt) {
+  auto m = ptx::parse_file(std::string(WARPSCOPE_SOURCE_DIR) + "/corpus/frontend/shared_overread.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  for (const char* kernel : {"overread_tail", "overread_far"}) {
+    GlobalMemory memory;
+    auto out = memory.allocate(16, "out");
+    auto in = memory.allocate(4096, "in");
+    auto r = run(*m, kernel, {{4, 1, 1}, {256, 1, 1}}, {KernelArg::of(out), KernelArg::of(in)}, memory);
+    ASSERT_TRUE(r) << r.error().render();
+    std::string all;
+    for (const auto& d : r->diagnostics) all += d.message + "\n";
+    if (std::string(kernel) == "overread_tail") {
+      EXPECT_FALSE(r->failed()) << all;
+      EXPECT_NE(all.find("past the end of the block's 32 bytes of shared memory, inside its 128-byte allocation"),
+                std::string::npos) << all;
+      EXPECT_EQ(all.find("never written"), std::string::npos) << all;
+    } else {
+      EXPECT_TRUE(r->failed()) << all;
+      EXPECT_NE(all.find("out-of-bounds shared load"), std::string::npos) << all;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace warpscope::emu

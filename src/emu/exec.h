@@ -44,6 +44,9 @@ struct BlockContext {
   std::uint64_t block_index = 0;
   std::uint8_t* shared = nullptr;
   std::uint32_t shared_size = 0;
+  // shared_size rounded up to the allocation unit (kSharedAllocationUnit): the bytes the block
+  // may touch without a fault; those past shared_size are no variable's (a warning).
+  std::uint32_t shared_window = 0;
   std::uint8_t* shared_written = nullptr;  // one flag per byte; nullptr: not checked
   std::uint8_t* reserved_shared = nullptr; // kReservedSharedBytes at kReservedSharedOffset
   std::uint8_t* local = nullptr;           // thread t's local memory at t * local_size

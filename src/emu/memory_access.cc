@@ -172,7 +172,7 @@ bool resolve_at(const Op& op, ptx::Space space, const std::uint64_t* base, std::
     }
     std::uint8_t* p = nullptr;
     switch (where) {
-      case Where::Shared:
+      case Where::Shared: {
         if (a - kReservedSharedOffset < kReservedSharedBytes && ctx.reserved_shared != nullptr) {
           // The driver's reserved region (special_registers.h): cooperative groups' scratch.
           if (a + uwidth > kReservedSharedOffset + kReservedSharedBytes) {
@@ -196,10 +196,19 @@ bool resolve_at(const Op& op, ptx::Space space, const std::uint64_t* base, std::
             for (int i = 0; i < width; ++i) written[i] = 1;
           break;
         }
-        if (a + uwidth > ctx.shared_size || a >= ctx.shared_size) {
+        if (a + uwidth > ctx.shared_window || a >= ctx.shared_window) {
           ok = out_of_bounds(op, w, l, where, a, width, intent, ctx);
           return;
         }
+        const bool past_end = a + uwidth > ctx.shared_size;
+        if (past_end)
+          ctx.diagnose(Diagnostic::Kind::OutOfBounds, Diagnostic::Severity::Warning, w.index, l,
+                       "shared " + std::string(verb(intent)) + " of " + std::to_string(width) + " bytes at offset " +
+                           hex(a) + " is past the end of the block's " + std::to_string(ctx.shared_size) +
+                           " bytes of shared memory, inside its " + std::to_string(ctx.shared_window) +
+                           "-byte allocation (the GPU does not fault; the bytes belong to no variable), by block " +
+                           to_string(ctx.block) + " thread " + to_string(ctx.thread_of(w.index, l)) + " at " +
+                           ctx.where());
         p = ctx.shared + a;
         out.shared_lanes |= 1u << l;
         if (ctx.shared_written != nullptr) {
@@ -207,7 +216,7 @@ bool resolve_at(const Op& op, ptx::Space space, const std::uint64_t* base, std::
           if (intent == Intent::Read) {
             bool all = true;
             for (int i = 0; i < width; ++i) all &= flags[i] != 0;
-            if (!all)
+            if (!all && !past_end)
               ctx.diagnose(Diagnostic::Kind::UninitializedShared, Diagnostic::Severity::Warning, w.index, l,
                            "shared load at offset " + hex(a) + " reads bytes never written in block " +
                                to_string(ctx.block) + " (thread " + to_string(ctx.thread_of(w.index, l)) + ") at " + ctx.where());
@@ -216,6 +225,7 @@ bool resolve_at(const Op& op, ptx::Space space, const std::uint64_t* base, std::
           }
         }
         break;
+      }
       case Where::Local: {
         if (a + uwidth > ctx.local_size || a >= ctx.local_size) {
           ok = out_of_bounds(op, w, l, where, a, width, intent, ctx);

@@ -214,8 +214,8 @@ std::string details(const analysis::KernelReport& r, const model::Arch& arch, co
       s += "<p class=\"timing\">Timing-dependent: this line runs a loop whose trips depend on timing between warps "
            "or blocks: a compare-and-swap retry loop (ptxas's lowering of a shared float or 64-bit add, or of a "
            "16-bit atomic), a lock's acquire, or a spin-wait on memory other warps or blocks write (a grid or tile "
-           "barrier, a flag). Its figures count the trips of an order that waits as little as it can; on the GPU, "
-           "two runs differ.</p>\n";
+           "barrier, a flag). Its figures count the trips of one order of the warps and blocks; on the GPU, two runs "
+           "differ.</p>\n";
     for (const std::string& m : messages[{l.file, l.line}]) s += "<p class=\"finding\">" + html_escape(m) + "</p>\n";
     for (const auto& i : l.instructions) s += access_html(r, arch, i, fixes);
     for (const auto& b : l.bulk_copies) s += bulk_copy_html(b);

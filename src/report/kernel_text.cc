@@ -152,7 +152,7 @@ std::string kernel_text(const analysis::KernelReport& r, const KernelTextOptions
     s += "  ~ timing-dependent: the line runs a loop whose trips depend on timing between warps or blocks: a\n"
          "    compare-and-swap retry loop (ptxas's, for a shared float or 64-bit add or a 16-bit atomic), a lock's\n"
          "    acquire, or a spin-wait on memory other warps or blocks write (a grid or tile barrier, a flag). Its\n"
-         "    figures count the trips of an order that waits as little as it can; on the GPU two runs differ.\n";
+         "    figures count the trips of one order of the warps and blocks; on the GPU two runs differ.\n";
   }
   bool any_bulk = false;
   for (const LineReport& l : r.lines) any_bulk = any_bulk || !l.bulk_copies.empty();
