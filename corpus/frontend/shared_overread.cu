@@ -7,7 +7,7 @@
 //                   bytes past the 32-byte array), a shuffle sum over 8 lanes uses lanes 0-7.
 //   overread_far    the same array; lane l reads partial[l * 64] (up to 7936 bytes past it,
 //                   beyond the block's shared memory), its value masked off by a select.
-// Grid 4, block 256; in: 1024 floats, out: 4 floats.
+// Grid 4, block 256; in: 1024 floats, out: 4 floats. overread_span: at the end.
 extern "C" __global__ void overread_tail(float* out, const float* in) {
   constexpr int kWarps = 256 / 32;
   __shared__ float partial[kWarps];
@@ -35,6 +35,23 @@ extern "C" __global__ void overread_far(float* out, const float* in) {
     volatile float* p = partial;
     float b = p[lane * 64];
     b = lane == 0 ? b : 0.f;
+    for (int o = 16; o > 0; o >>= 1) b += __shfl_xor_sync(0xffffffffu, b, o);
+    if (t == 0) out[blockIdx.x] = b;
+  }
+}
+
+// overread_span: partial[16] floats (64 bytes); lane l of warp 0 reads partial[l * stride], up
+// to 124 * stride bytes from the array's start. H200: stride 1 (124 bytes) runs, 2..32 fault:
+// the block's window is its 64 bytes rounded up to 128.
+extern "C" __global__ void overread_span(float* out, const float* in, int stride) {
+  __shared__ float partial[16];
+  const int t = threadIdx.x, lane = t % 32;
+  if (t < 16) partial[t] = in[blockIdx.x * 16 + t];
+  __syncthreads();
+  if (t < 32) {
+    volatile float* p = partial;
+    float b = p[lane * stride];
+    b = lane < 16 / stride ? b : 0.f;
     for (int o = 16; o > 0; o >>= 1) b += __shfl_xor_sync(0xffffffffu, b, o);
     if (t == 0) out[blockIdx.x] = b;
   }

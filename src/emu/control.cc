@@ -114,7 +114,7 @@ bool BlockRunner::call(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t ma
       return false;
     }
     if (exec != 0)  // printf: nothing to emulate, but the GPU's version moves memory
-      ctx_.diagnose(Diagnostic::Kind::Unsupported, Diagnostic::Severity::Warning, w.index, std::countr_zero(exec),
+      ctx_.diagnose(Diagnostic::Kind::NotModelled, Diagnostic::Severity::Warning, w.index, std::countr_zero(exec),
                     "printf at " + ctx_.where() +
                         ": the GPU's printf (vprintf) writes its arguments to the driver's buffer with global loads, "
                         "stores and atomics that ncu counts under op_ld, op_st and op_atom; warpscope does not model "

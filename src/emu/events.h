@@ -155,6 +155,9 @@ struct Diagnostic {
     UninitializedShared, // warning: a shared-memory read of bytes never written
     Deadlock,            // error: no warp can progress (mbarrier phases, named barriers)
     AsyncMisuse,         // error or warning: a bad tensor map, mbarrier or bulk copy
+    SharedPastEnd,       // warning: a shared access past the kernel's shared memory, inside the
+                         // block's allocation (no fault on the GPU)
+    NotModelled,         // warning: the GPU moves memory warpscope does not count (printf)
   };
   Severity severity = Severity::Error;
   Kind kind = Kind::OutOfBounds;

@@ -25,7 +25,11 @@ bool out_of_bounds(const Op& op, Warp& w, int lane, Where where, std::uint64_t a
   std::string what;
   if (where == Where::Shared) {
     what = "shared " + std::string(verb(intent)) + " of " + std::to_string(width) + " bytes at offset " + hex(a) +
-           " (the block has " + std::to_string(ctx.shared_size) + " bytes of shared memory";
+           " (the block has " + std::to_string(ctx.shared_size) + " bytes of shared memory" +
+           (ctx.shared_window > ctx.shared_size
+                ? ", its allocation " + std::to_string(ctx.shared_window) + " (rounded up to " +
+                      std::to_string(kSharedAllocationUnit) + " bytes)"
+                : std::string());
     const Program& p = *ctx.program;
     if (p.uses_dynamic_shared && ctx.shared_size <= p.dynamic_shared_offset && a >= p.dynamic_shared_offset)
       what += ", and none of it dynamic: the kernel's extern __shared__ array gets the bytes the launch gives, so "
@@ -202,7 +206,7 @@ bool resolve_at(const Op& op, ptx::Space space, const std::uint64_t* base, std::
         }
         const bool past_end = a + uwidth > ctx.shared_size;
         if (past_end)
-          ctx.diagnose(Diagnostic::Kind::OutOfBounds, Diagnostic::Severity::Warning, w.index, l,
+          ctx.diagnose(Diagnostic::Kind::SharedPastEnd, Diagnostic::Severity::Warning, w.index, l,
                        "shared " + std::string(verb(intent)) + " of " + std::to_string(width) + " bytes at offset " +
                            hex(a) + " is past the end of the block's " + std::to_string(ctx.shared_size) +
                            " bytes of shared memory, inside its " + std::to_string(ctx.shared_window) +
