@@ -15,7 +15,10 @@ namespace warpscope::emu {
 void BlockContext::diagnose(Diagnostic::Kind kind, Diagnostic::Severity severity, int warp, int lane,
                             std::string message) {
   if (severity == Diagnostic::Severity::Error) failed = true;
-  std::size_t key = static_cast<std::size_t>(pc) * 16 + static_cast<std::size_t>(kind);
+  // One entry per instruction, kind and severity (a kind that can be either keeps its error).
+  static_assert(static_cast<int>(Diagnostic::Kind::NotModelled) < 16, "kinds fit the key");
+  std::size_t key = (static_cast<std::size_t>(pc) * 16 + static_cast<std::size_t>(kind)) * 2 +
+                    (severity == Diagnostic::Severity::Error ? 1 : 0);
   if (warned.size() <= key) warned.resize(key + 1, 0);
   if (warned[key] != 0) {
     diagnostics[warned[key] - 1].count++;

@@ -312,7 +312,7 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   report_progress(true);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  // Merge: one diagnostic per (kind, instruction), the one from the lowest block.
+  // Merge: one diagnostic per (kind and severity, instruction), the one from the lowest block.
   std::map<std::pair<int, const void*>, std::pair<std::uint64_t, Diagnostic>> merged;
   report.executed.assign(p.code.size(), 0);
   for (WorkerResult& r : results) {
@@ -321,7 +321,8 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
     report.thread_instructions += r.thread_instructions;
     for (std::size_t pc = 0; pc < r.executed.size(); ++pc) report.executed[pc] += r.executed[pc];
     for (auto& [block, d] : r.diagnostics) {
-      auto key = std::make_pair(static_cast<int>(d.kind), static_cast<const void*>(d.instruction));
+      auto key = std::make_pair(static_cast<int>(d.kind) * 2 + (d.severity == Diagnostic::Severity::Error ? 1 : 0),
+                                static_cast<const void*>(d.instruction));
       auto it = merged.find(key);
       if (it == merged.end()) {
         merged.emplace(key, std::make_pair(block, d));
