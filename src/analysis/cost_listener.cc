@@ -111,12 +111,12 @@ void CostListener::on_access(const emu::AccessEvent& e) {
   if (plan_ != nullptr && plan_->reuse_groups > 0 && writes(e.access.op)) reuse_.store(e);
   if (plan_ != nullptr && plan_->sunk_loads > 0) {
     // A load ptxas moved past an early exit: it runs with its store (sunk_loads.h).
-    sunk_.touch(e);
     const InstructionPlan* r = e.async_copy ? nullptr : role_of(e);
-    if (r != nullptr && r->sunk_into != nullptr) {
-      sunk_.hold(e, r->sunk_into);
+    if (r != nullptr && r->sunk_into != nullptr) {  // several may wait together
+      sunk_.hold(e, r->sunk_into, r->sunk_until);
       return;
     }
+    sunk_.touch(e);
   }
   if (plan_ != nullptr && !plan_->unrolled_loops.empty()) {
     // A loop ptxas unrolled into regions: the warp's accesses run when it leaves the loop.

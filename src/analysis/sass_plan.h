@@ -134,6 +134,10 @@ struct InstructionPlan {
   // As is, for the lanes of this predicated store only: ptxas exits the others first
   // (sunk_loads.h). Null: not.
   const ptx::Instruction* sunk_into = nullptr;
+  // With sunk_into, a region [sunk_into, sunk_until) instead: ptxas moved the load past the
+  // branch that skips the region its value is used in (a loop's entry); it runs, for its own
+  // lanes, when the warp's next access is in the region, and not at all otherwise.
+  const ptx::Instruction* sunk_until = nullptr;
   MergeRole merge;
   std::vector<Piece> pieces;
   std::vector<WordAccess> words;

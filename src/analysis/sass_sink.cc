@@ -1,5 +1,6 @@
-// sass_sink.cc: loads ptxas moved past an early exit (sunk_loads.h): which PTX loads, confirmed
-// by the listing (a predicated EXIT right before the load's SASS).
+// sass_sink.cc: loads ptxas moved past an early exit or past the branch that skips the region
+// their values are used in (sunk_loads.h): which PTX loads, confirmed by the listing (a
+// predicated EXIT, or a predicated BRA, right before the load's SASS).
 #include <algorithm>
 
 #include "analysis/sass_match.h"
@@ -79,6 +80,76 @@ bool exits_before(const ptx::Module& module, const ptx::Instruction& ld, const s
   return false;
 }
 
+// Load `i` before a forward branch that skips a region: only plain instructions and other
+// loads between them, no loop around the load, and every read of its value inside the region
+// (the branch's fall-through up to its target). The region as [first, end) instruction
+// indexes, or {-1, -1}.
+std::pair<int, int> region_after_branch(const ptx::Function& f, int i) {
+  const int n = static_cast<int>(f.body.size());
+  for (int j = 0; j < n; ++j) {  // a backward branch around the load: a loop, not this
+    const ptx::Instruction& b = f.body[static_cast<std::size_t>(j)];
+    if (b.opcode == ptx::Opcode::Bra && b.num_operands > 0 && b.op(0).kind == ptx::OperandKind::Label && j >= i &&
+        b.op(0).imm <= i)
+      return {-1, -1};
+  }
+  int branch = -1;
+  for (int k = i + 1; k < n && branch < 0; ++k) {
+    const ptx::Instruction& inst = f.body[static_cast<std::size_t>(k)];
+    if (inst.opcode == ptx::Opcode::Bra) branch = k;
+    else if (!plain(inst) && !((inst.opcode == ptx::Opcode::Ld || inst.opcode == ptx::Opcode::Ldu) &&
+                               !inst.has(ptx::flag::Volatile)))
+      return {-1, -1};
+  }
+  if (branch < 0) return {-1, -1};
+  const ptx::Instruction& b = f.body[static_cast<std::size_t>(branch)];
+  if (b.guard == ptx::kNoReg || b.num_operands < 1 || b.op(0).kind != ptx::OperandKind::Label) return {-1, -1};
+  const int target = static_cast<int>(b.op(0).imm);
+  if (target <= branch + 1) return {-1, -1};
+  const ptx::Instruction& ld = f.body[static_cast<std::size_t>(i)];
+  const ptx::Operand& d = ld.op(0);
+  std::vector<std::uint32_t> value;
+  if (d.kind == ptx::OperandKind::Reg) value.push_back(d.reg[0]);
+  else if (d.kind == ptx::OperandKind::Vec)
+    for (int k = 0; k < d.count; ++k) value.push_back(ld.vec_reg(d, k));
+  if (value.empty()) return {-1, -1};
+  bool read = false;
+  for (int k = 0; k < n; ++k) {
+    const auto r = registers_read(f.body[static_cast<std::size_t>(k)]);
+    if (std::none_of(r.begin(), r.end(), [&](std::uint32_t x) { return std::count(value.begin(), value.end(), x) > 0; }))
+      continue;
+    if (k <= branch || k >= target) return {-1, -1};
+    read = true;
+  }
+  return read ? std::pair<int, int>{branch + 1, target} : std::pair<int, int>{-1, -1};
+}
+
+// The listing agrees: the SASS load of the line, kind and width comes after a predicated BRA
+// (nothing between but instructions that are not memory accesses, barriers or exits).
+bool branches_before(const ptx::Module& module, const ptx::Instruction& ld, const sass::SassFunction& sass) {
+  const LineKey line = line_of(module, ld);
+  const int width = ptx::type_bits(ld.type) / 8 * ld.vec;
+  std::vector<bool> memory(sass.instructions.size(), false);
+  for (const sass::SassMemoryOp& op : sass.memory_ops) memory[static_cast<std::size_t>(op.instruction)] = true;
+  for (const sass::SassMemoryOp& op : sass.memory_ops) {
+    if (!sass::is_load(op.kind) || op.width != width || op.guard.present()) continue;
+    if (!(line_of(sass.instructions[static_cast<std::size_t>(op.instruction)]) == line)) continue;
+    for (int k = op.instruction - 1; k >= 0; --k) {
+      const sass::SassInstruction& s = sass.instructions[static_cast<std::size_t>(k)];
+      if (s.opcode == "BRA") {
+        if (s.guard.present()) return true;
+        break;
+      }
+      if (s.opcode == "EXIT" || s.opcode == "BAR" || s.opcode == "BSYNC" || s.opcode == "WARPSYNC" ||
+          (memory[static_cast<std::size_t>(k)] &&
+           !std::any_of(sass.memory_ops.begin(), sass.memory_ops.end(), [&](const sass::SassMemoryOp& o) {
+             return o.instruction == k && sass::is_load(o.kind) && !o.guard.present();
+           })))
+        break;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 // The registers `inst` reads (its guard and its sources; an address's base).
@@ -110,8 +181,16 @@ void match_sunk_loads(const ptx::Module& module, const std::vector<const ptx::Fu
           r && !(r->action == InstructionPlan::Action::AsIs && r->reuse_group < 0 && r->unrolled < 0 && !r->unmatched))
         continue;
       const int store = sole_predicated_store(*f, i);
-      if (store < 0 || !exits_before(module, ld, sass)) continue;
-      plan.roles[&ld].sunk_into = &f->body[static_cast<std::size_t>(store)];
+      if (store >= 0 && exits_before(module, ld, sass)) {
+        plan.roles[&ld].sunk_into = &f->body[static_cast<std::size_t>(store)];
+        ++plan.sunk_loads;
+        continue;
+      }
+      const auto [first, end] = region_after_branch(*f, i);
+      if (first < 0 || !branches_before(module, ld, sass)) continue;
+      InstructionPlan& r = plan.roles[&ld];
+      r.sunk_into = &f->body[static_cast<std::size_t>(first)];
+      r.sunk_until = f->body.data() + end;
       ++plan.sunk_loads;
     }
 }
