@@ -23,15 +23,20 @@ bool plain(const ptx::Instruction& inst) {
   return true;
 }
 
-// The store that is the only reader of load `i`'s value, under a predicate, with only plain
-// instructions between them and after it (then ret or exit); -1 when there is none.
-int sole_predicated_store(const ptx::Function& f, int i) {
-  const ptx::Instruction& ld = f.body[static_cast<std::size_t>(i)];
+// The registers a load writes (its destination, or each element of a vector).
+std::vector<std::uint32_t> loaded_registers(const ptx::Instruction& ld) {
   const ptx::Operand& d = ld.op(0);
   std::vector<std::uint32_t> value;
   if (d.kind == ptx::OperandKind::Reg) value.push_back(d.reg[0]);
   else if (d.kind == ptx::OperandKind::Vec)
     for (int k = 0; k < d.count; ++k) value.push_back(ld.vec_reg(d, k));
+  return value;
+}
+
+// The store that is the only reader of load `i`'s value, under a predicate, with only plain
+// instructions between them and after it (then ret or exit); -1 when there is none.
+int sole_predicated_store(const ptx::Function& f, int i) {
+  const std::vector<std::uint32_t> value = loaded_registers(f.body[static_cast<std::size_t>(i)]);
   if (value.empty()) return -1;
   int store = -1;
   for (int k = 0; k < static_cast<int>(f.body.size()); ++k) {
@@ -60,26 +65,6 @@ int sole_predicated_store(const ptx::Function& f, int i) {
   return store;
 }
 
-// The listing agrees: a SASS load of the line, kind and width right after a predicated EXIT
-// (nothing but plain instructions between).
-bool exits_before(const ptx::Module& module, const ptx::Instruction& ld, const sass::SassFunction& sass) {
-  const LineKey line = line_of(module, ld);
-  const int width = ptx::type_bits(ld.type) / 8 * ld.vec;
-  for (const sass::SassMemoryOp& op : sass.memory_ops) {
-    if (!sass::is_load(op.kind) || op.width != width || op.guard.present()) continue;
-    if (!(line_of(sass.instructions[static_cast<std::size_t>(op.instruction)]) == line)) continue;
-    for (int k = op.instruction - 1; k >= 0; --k) {
-      const sass::SassInstruction& s = sass.instructions[static_cast<std::size_t>(k)];
-      if (s.opcode == "EXIT") {
-        if (s.guard.present()) return true;
-        break;
-      }
-      if (s.opcode == "BAR" || s.opcode == "BRA" || s.opcode == "BSYNC" || s.opcode == "WARPSYNC") break;
-    }
-  }
-  return false;
-}
-
 // Load `i` before a forward branch that skips a region: only plain instructions and other
 // loads between them, no loop around the load, and every read of its value inside the region
 // (the branch's fall-through up to its target). The region as [first, end) instruction
@@ -105,12 +90,7 @@ std::pair<int, int> region_after_branch(const ptx::Function& f, int i) {
   if (b.guard == ptx::kNoReg || b.num_operands < 1 || b.op(0).kind != ptx::OperandKind::Label) return {-1, -1};
   const int target = static_cast<int>(b.op(0).imm);
   if (target <= branch + 1) return {-1, -1};
-  const ptx::Instruction& ld = f.body[static_cast<std::size_t>(i)];
-  const ptx::Operand& d = ld.op(0);
-  std::vector<std::uint32_t> value;
-  if (d.kind == ptx::OperandKind::Reg) value.push_back(d.reg[0]);
-  else if (d.kind == ptx::OperandKind::Vec)
-    for (int k = 0; k < d.count; ++k) value.push_back(ld.vec_reg(d, k));
+  const std::vector<std::uint32_t> value = loaded_registers(f.body[static_cast<std::size_t>(i)]);
   if (value.empty()) return {-1, -1};
   bool read = false;
   for (int k = 0; k < n; ++k) {
@@ -123,27 +103,27 @@ std::pair<int, int> region_after_branch(const ptx::Function& f, int i) {
   return read ? std::pair<int, int>{branch + 1, target} : std::pair<int, int>{-1, -1};
 }
 
-// The listing agrees: the SASS load of the line, kind and width comes after a predicated BRA
-// (nothing between but instructions that are not memory accesses, barriers or exits).
-bool branches_before(const ptx::Module& module, const ptx::Instruction& ld, const sass::SassFunction& sass) {
+// The listing agrees: a SASS load of the line, kind and width comes right after a predicated
+// `jump` (EXIT: an early exit; BRA: a branch around a region), with nothing between but
+// instructions that are no other jump, barrier or memory access (loads are allowed).
+bool follows_predicated(const ptx::Module& module, const ptx::Instruction& ld, const sass::SassFunction& sass,
+                        const std::string& jump) {
   const LineKey line = line_of(module, ld);
   const int width = ptx::type_bits(ld.type) / 8 * ld.vec;
-  std::vector<bool> memory(sass.instructions.size(), false);
-  for (const sass::SassMemoryOp& op : sass.memory_ops) memory[static_cast<std::size_t>(op.instruction)] = true;
+  std::vector<int> access(sass.instructions.size(), 0);  // 1 a load, 2 another access
+  for (const sass::SassMemoryOp& op : sass.memory_ops)
+    access[static_cast<std::size_t>(op.instruction)] = sass::is_load(op.kind) ? std::max(access[static_cast<std::size_t>(op.instruction)], 1) : 2;
   for (const sass::SassMemoryOp& op : sass.memory_ops) {
     if (!sass::is_load(op.kind) || op.width != width || op.guard.present()) continue;
     if (!(line_of(sass.instructions[static_cast<std::size_t>(op.instruction)]) == line)) continue;
     for (int k = op.instruction - 1; k >= 0; --k) {
       const sass::SassInstruction& s = sass.instructions[static_cast<std::size_t>(k)];
-      if (s.opcode == "BRA") {
+      if (s.opcode == jump) {
         if (s.guard.present()) return true;
         break;
       }
-      if (s.opcode == "EXIT" || s.opcode == "BAR" || s.opcode == "BSYNC" || s.opcode == "WARPSYNC" ||
-          (memory[static_cast<std::size_t>(k)] &&
-           !std::any_of(sass.memory_ops.begin(), sass.memory_ops.end(), [&](const sass::SassMemoryOp& o) {
-             return o.instruction == k && sass::is_load(o.kind) && !o.guard.present();
-           })))
+      if (s.opcode == "EXIT" || s.opcode == "BRA" || s.opcode == "BAR" || s.opcode == "BSYNC" ||
+          s.opcode == "WARPSYNC" || access[static_cast<std::size_t>(k)] == 2)
         break;
     }
   }
@@ -181,13 +161,13 @@ void match_sunk_loads(const ptx::Module& module, const std::vector<const ptx::Fu
           r && !(r->action == InstructionPlan::Action::AsIs && r->reuse_group < 0 && r->unrolled < 0 && !r->unmatched))
         continue;
       const int store = sole_predicated_store(*f, i);
-      if (store >= 0 && exits_before(module, ld, sass)) {
+      if (store >= 0 && follows_predicated(module, ld, sass, "EXIT")) {
         plan.roles[&ld].sunk_into = &f->body[static_cast<std::size_t>(store)];
         ++plan.sunk_loads;
         continue;
       }
       const auto [first, end] = region_after_branch(*f, i);
-      if (first < 0 || !branches_before(module, ld, sass)) continue;
+      if (first < 0 || !follows_predicated(module, ld, sass, "BRA")) continue;
       InstructionPlan& r = plan.roles[&ld];
       r.sunk_into = &f->body[static_cast<std::size_t>(first)];
       r.sunk_until = f->body.data() + end;
