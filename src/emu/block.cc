@@ -318,7 +318,7 @@ bool BlockRunner::run_warp(Warp& w, bool& progressed) {
                     "block " + to_string(ctx_.block) + " exceeded the step budget of " + std::to_string(budget) +
                         " warp instructions (an endless loop?); warp " + std::to_string(w.index) + " was at " +
                         ctx_.where() +
-                        (program_.waits_on_other_blocks && launch_.grid_workspace == 0 && !launch_.cooperative
+                        (program_.waits_on_other_blocks && !launch_.cooperative
                              ? ": it spins on memory other blocks write; blocks run one after another unless the "
                                "launch is cooperative (--cooperative: every block resident at once, as a grid "
                                "barrier needs)"
