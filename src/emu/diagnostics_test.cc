@@ -244,6 +244,8 @@ TEST(Diagnostics, SharedReadsPastTheEndWarnInsideTheAllocationAndFailPastIt) {
     } else {
       EXPECT_TRUE(r->failed()) << all;
       EXPECT_NE(all.find("out-of-bounds shared load"), std::string::npos) << all;
+      EXPECT_NE(all.find("the block has 32 bytes of shared memory, its allocation 128 (rounded up to 128 bytes)"),
+                std::string::npos) << all;
     }
   }
 }
