@@ -15,7 +15,9 @@ using ptx::Opcode;
 bool BlockRunner::control(const Op& op, Warp& w, std::uint32_t pc, std::uint32_t mask, std::uint32_t exec) {
   switch (op.opcode) {
     case Opcode::Bra: {
-      if (exec == mask || op.has(ptx::flag::Uni)) {
+      // bra.uni promises a uniform branch; where lanes disagree anyway, each lane goes its own
+      // way, as on the H200 (corpus/frontend/asm_labels.cu: a divergent bra.uni loop).
+      if (exec == mask) {
         advance(w, mask, exec == 0 ? pc + 1 : op.target);
         return true;
       }

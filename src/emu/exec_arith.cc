@@ -1,5 +1,6 @@
 // exec_arith.cc: integer and floating-point arithmetic (add ... copysign), including
-// .wide/.hi/.lo, .sat, carries, and the f16/bf16 (x2) forms computed through float.
+// .wide/.hi/.lo, .sat, carries, the f16/bf16 (x2) forms computed through float, and the
+// integer dot products dp4a/dp2a.
 #include <cfenv>
 #include <cmath>
 #include <limits>
@@ -265,6 +266,31 @@ bool half_op(const Op& op, Warp& w, std::uint32_t mask) {
   return ok;
 }
 
+// dp4a.atype.btype d, a, b, c: c plus the four products of a's and b's bytes; dp2a.lo/.hi:
+// c plus a's two 16-bit halves times b's bytes 0,1 (.lo) or 2,3 (.hi). Each part is sign- or
+// zero-extended by its operand's type; the sum wraps at 32 bits.
+bool dot_product_op(const Op& op, Warp& w, std::uint32_t mask) {
+  std::uint64_t* d = w.row(op.dst[0]);
+  const std::uint64_t *a = w.row(op.src[0]), *b = w.row(op.src[1]), *c = w.row(op.src[2]);
+  const bool a_signed = op.type == Type::S32, b_signed = op.type2 == Type::S32;
+  auto part = [](std::uint32_t v, int index, int bits, bool is_signed) -> std::int64_t {
+    std::uint32_t field = (v >> (index * bits)) & ((1u << bits) - 1u);
+    if (is_signed && (field >> (bits - 1))) return static_cast<std::int64_t>(field) - (std::int64_t{1} << bits);
+    return field;
+  };
+  const bool four = op.opcode == Opcode::Dp4a;
+  const int b_first = !four && op.has(ptx::flag::Hi) ? 2 : 0;
+  for_lanes(mask, [&](int l) {
+    auto av = static_cast<std::uint32_t>(a[l]), bv = static_cast<std::uint32_t>(b[l]);
+    std::int64_t sum = static_cast<std::int32_t>(static_cast<std::uint32_t>(c[l]));
+    for (int i = 0; i < (four ? 4 : 2); ++i)
+      sum += part(av, i, four ? 8 : 16, a_signed) * part(bv, b_first + i, 8, b_signed);
+    auto bits = static_cast<std::uint32_t>(sum);
+    d[l] = a_signed || b_signed ? to_bits(static_cast<std::int32_t>(bits)) : to_bits(bits);  // d is .s32 or .u32
+  });
+  return true;
+}
+
 }  // namespace
 
 // Directed rounding (add.rz.f32, fma.rm.f64, ...) in the host's floating-point environment.
@@ -288,6 +314,7 @@ class RoundingScope {
 
 bool exec_arith(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
   bool done = false;
+  if (op.opcode == Opcode::Dp4a || op.opcode == Opcode::Dp2a) return dot_product_op(op, w, mask);
   RoundingScope rounding(ptx::is_float(op.type) ? op.rounding : ptx::Rounding::None);
   switch (op.type) {
     case Type::F16: case Type::F16x2: case Type::BF16: case Type::BF16x2:

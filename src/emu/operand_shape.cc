@@ -23,6 +23,7 @@ Shape shape_of(const Op& op) {
     case Opcode::Set: case Opcode::Bmsk:
       return {1, 2, 0};
     case Opcode::Mad: case Opcode::Fma: case Opcode::Mad24: case Opcode::Sad: case Opcode::MadC:
+    case Opcode::Dp4a: case Opcode::Dp2a:
     case Opcode::Shf: case Opcode::Bfe: case Opcode::Prmt: case Opcode::Selp: case Opcode::Slct:
       return {1, 3, 0};
     case Opcode::Bfi: case Opcode::Lop3: return {1, 4, 0};

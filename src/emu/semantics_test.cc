@@ -216,6 +216,35 @@ TEST(Semantics, PermuteModesAndMul24) {
   EXPECT_EQ(v[3], 0xfffffe00u);
 }
 
+// dp4a/dp2a against a brute-force dot product, on per-lane values that cover every sign.
+TEST(Semantics, IntegerDotProductsMatchBruteForce) {
+  auto lane_a = [](std::uint32_t l) { return l * 0x9E3779B9u + 0x7F4A7C15u; };
+  auto lane_b = [](std::uint32_t l) { return l * 0x85EBCA6Bu ^ 0xC2B2AE35u; };
+  auto field = [](std::uint32_t v, int i, int bits, bool s) {
+    std::int64_t f = (v >> (i * bits)) & ((1u << bits) - 1u);
+    return s && (f >> (bits - 1)) ? f - (std::int64_t{1} << bits) : f;
+  };
+  const char* forms[] = {"dp4a.s32.s32", "dp4a.u32.u32", "dp4a.s32.u32", "dp4a.u32.s32",
+                         "dp2a.lo.s32.s32", "dp2a.hi.u32.s32", "dp2a.lo.u32.u32", "dp2a.hi.s32.u32"};
+  for (std::string form : forms) {
+    SCOPED_TRACE(form);
+    auto v = run_body("\tmad.lo.u32 %r1, %r0, 0x9E3779B9, 0x7F4A7C15;\n\tmul.lo.u32 %r2, %r0, 0x85EBCA6B;\n"
+                      "\txor.b32 %r2, %r2, 0xC2B2AE35;\n\tmov.u32 %r3, -1000;\n\t" +
+                      form + " %r4, %r1, %r2, %r3;\n\tcvt.u64.u32 %rd3, %r4;\n\tst.global.u64 [%rd1], %rd3;");
+    ASSERT_EQ(v.size(), 32u);
+    const bool four = form.starts_with("dp4a");
+    const bool a_signed = form.find(four ? "dp4a.s32" : ".s32.") != std::string::npos;
+    const bool b_signed = form.ends_with(".s32");
+    const int first = form.find(".hi") != std::string::npos ? 2 : 0;
+    for (std::uint32_t l = 0; l < 32; ++l) {
+      std::int64_t sum = -1000;
+      for (int i = 0; i < (four ? 4 : 2); ++i)
+        sum += field(lane_a(l), i, four ? 8 : 16, a_signed) * field(lane_b(l), first + i, 8, b_signed);
+      EXPECT_EQ(v[l], static_cast<std::uint32_t>(sum)) << "lane " << l;
+    }
+  }
+}
+
 TEST(Semantics, DirectedRounding) {
   // 1 + 2^-30 is not a float: rn gives 1, rp the next float up.
   auto v = run_body("\tadd.rp.f32 %f1, 0f3F800000, 0f30800000;\n\tadd.rn.f32 %f2, 0f3F800000, 0f30800000;\n"

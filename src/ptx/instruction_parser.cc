@@ -414,7 +414,7 @@ Operand Parser::operand(Function& f, Instruction& inst) {
   }
   if (inst.opcode == Opcode::Bra) {
     o.kind = OperandKind::Label;
-    label_refs_.push_back({static_cast<int>(f.body.size()), inst.num_operands, v});
+    label_refs_.push_back({static_cast<int>(f.body.size()), inst.num_operands, v, block_});
     return o;
   }
   o.symbol = symbol_index(v.text);
@@ -482,9 +482,15 @@ void Parser::call_operands(Function& f, Instruction& inst) {
 
 void Parser::finish_function(Function& f) {
   for (const auto& ref : label_refs_) {
-    auto it = labels_.find(std::string(ref.token.text));
-    if (it == labels_.end()) fail(ref.token, "unknown label '" + std::string(ref.token.text) + "'");
-    f.body[static_cast<std::size_t>(ref.instruction)].operands[static_cast<std::size_t>(ref.operand)].imm = it->second;
+    // The label of the innermost block around the branch that defines it.
+    int target = -1;
+    if (auto it = labels_.find(std::string(ref.token.text)); it != labels_.end()) {
+      for (int b = ref.block; b >= 0 && target < 0; b = block_parent_[static_cast<std::size_t>(b)])
+        for (const auto& [block, index] : it->second)
+          if (block == b) target = index;
+    }
+    if (target < 0) fail(ref.token, "unknown label '" + std::string(ref.token.text) + "'");
+    f.body[static_cast<std::size_t>(ref.instruction)].operands[static_cast<std::size_t>(ref.operand)].imm = target;
   }
   // Mark atomics whose result is never read (ptxas turns some into reductions).
   std::vector<std::uint32_t> reads(f.registers.size(), 0);

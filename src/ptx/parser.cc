@@ -293,6 +293,8 @@ void Parser::function(bool is_entry, int decl_line) {
 void Parser::function_body(Function& f, int function_index) {
   expect('{', "to open the function body");
   labels_.clear();
+  block_parent_.assign(1, -1);
+  block_ = 0;
   label_refs_.clear();
   func_refs_.clear();
   loc_ = DebugLoc{};
@@ -306,6 +308,8 @@ void Parser::function_body(Function& f, int function_index) {
       ++depth;
       symbol_scopes_.emplace_back();
       register_scopes_.emplace_back();
+      block_parent_.push_back(block_);
+      block_ = static_cast<int>(block_parent_.size()) - 1;
       continue;
     }
     if (t.is('}')) {
@@ -314,6 +318,7 @@ void Parser::function_body(Function& f, int function_index) {
       if (depth > 0) {
         symbol_scopes_.pop_back();
         register_scopes_.pop_back();
+        block_ = block_parent_[static_cast<std::size_t>(block_)];
       }
       continue;
     }
@@ -372,7 +377,7 @@ void Parser::statement(Function& f, int function_index) {
       skip_to_semicolon();
       return;
     }
-    labels_[std::string(t.text)] = static_cast<int>(f.body.size());
+    labels_[std::string(t.text)].emplace_back(block_, static_cast<int>(f.body.size()));
     return;
   }
   if (t.kind == TokenKind::Dot) {

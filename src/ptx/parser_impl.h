@@ -88,12 +88,18 @@ class Parser {
   std::vector<std::unordered_map<std::string, std::uint32_t>> register_scopes_;
   std::unordered_map<std::string, int> function_index_;
 
-  // Per function: labels and the operands waiting for them.
-  std::unordered_map<std::string, int> labels_;
+  // Per function: labels and the operands waiting for them. A label is visible in the
+  // { } block that defines it and the blocks inside it (PTX scoping: inline asm repeats
+  // "WAIT: ... @!p bra WAIT;" in a block of its own at every call site), so each label is
+  // kept with its block, and each block with the block around it (block 0: the body).
+  std::unordered_map<std::string, std::vector<std::pair<int, int>>> labels_;  // name -> (block, instruction)
+  std::vector<int> block_parent_;  // block -> enclosing block (-1 for the body)
+  int block_ = 0;
   struct LabelRef {
     int instruction;
     int operand;
     Token token;
+    int block;
   };
   std::vector<LabelRef> label_refs_;
   struct FuncRef {

@@ -299,6 +299,28 @@ TEST(Parser, MissingSemicolon) {
   EXPECT_NE(m.error().message.find("expected ';'"), std::string::npos) << m.error().message;
 }
 
+// Labels are scoped by { } blocks: inline asm repeats "WAIT: ... @p bra WAIT;" in a block
+// of its own at every call site (mbarrier waits in hand-written Hopper kernels); each branch
+// goes to its own block's label, and a label of the body is seen from the blocks inside it.
+TEST(Parser, LabelsAreScopedByBlocks) {
+  auto m = parse(".visible .entry k()\n{\n.reg .pred %p<2>;\n"
+                 "{\nWAIT:\n@%p0 bra WAIT;\n@%p1 bra END;\n}\n"       // 0, 1
+                 "{\nWAIT:\n@%p0 bra.uni WAIT;\n{\n@%p1 bra WAIT;\n}\n}\n"  // 2, 3
+                 "bra WAIT2;\nWAIT2:\nEND:\nret;\n}\n",                     // 4, 5
+                 "l.ptx");
+  ASSERT_TRUE(m) << m.error().render();
+  const auto& body = m->functions[0].body;
+  ASSERT_EQ(body.size(), 6u);
+  EXPECT_EQ(body[0].op(0).imm, 0);
+  EXPECT_EQ(body[1].op(0).imm, 5);
+  EXPECT_EQ(body[2].op(0).imm, 2);
+  EXPECT_EQ(body[3].op(0).imm, 2);
+  EXPECT_EQ(body[4].op(0).imm, 5);
+  auto outside = parse(".visible .entry k()\n{\n{\nIN:\nret;\n}\nbra IN;\n}\n", "o.ptx");
+  ASSERT_FALSE(outside);
+  EXPECT_EQ(outside.error().message, "unknown label 'IN'");
+}
+
 TEST(Parser, UnknownLabelAndDirective) {
   auto a = parse(".visible .entry k()\n{\nbra $nowhere;\n}\n", "a.ptx");
   ASSERT_FALSE(a);
