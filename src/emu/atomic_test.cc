@@ -103,6 +103,25 @@ TEST(Atomics, VectorFloatAddsTouchEveryElement) {
   EXPECT_EQ(old, 12.0f);  // lane 3 saw three adds of 4 before it
 }
 
+TEST(Atomics, EightHalvesInOneAtomic) {
+  // red .v8.f16 adds {1, 2, ..., 8} (halves) per lane; atom .v8.bf16 returns the old eight.
+  std::string set;
+  for (int k = 0; k < 8; ++k)
+    set += "\tmov.b16 %rs" + std::to_string(k) + ", " + std::to_string(emu::float_to_half(float(k + 1))) + ";\n";
+  Result r = run_atomics(set +
+      "\tred.global.add.noftz.v8.f16 [%rd2], {%rs0, %rs1, %rs2, %rs3, %rs4, %rs5, %rs6, %rs7};\n"
+      "\tmov.b16 %rs8, 0x3f80;\n"
+      "\tatom.global.acq_rel.gpu.add.noftz.v8.bf16 {%rs0, %rs1, %rs2, %rs3, %rs4, %rs5, %rs6, %rs7}, [%rd2+16], "
+      "{%rs8, %rs8, %rs8, %rs8, %rs8, %rs8, %rs8, %rs8};\n"
+      "\tcvt.u64.u16 %rd4, %rs7;\n\tst.global.u64 [%rd1], %rd4;");
+  ASSERT_EQ(r.out.size(), 32u);
+  for (int k = 0; k < 8; ++k) {
+    EXPECT_EQ(u16(r.data, 2 * k), emu::float_to_half(32.0f * float(k + 1))) << k;
+    EXPECT_EQ(u16(r.data, 16 + 2 * k), emu::float_to_bf16(32.0f)) << k;
+  }
+  EXPECT_EQ(r.out[5], emu::float_to_bf16(5.0f));  // lane 5 saw five adds of 1 before it
+}
+
 TEST(Atomics, SixteenBitCasAndSixtyFourBitOps) {
   // cas.b16: lane l expects l and writes l + 1, so every lane succeeds in lane order.
   Result r = run_atomics(

@@ -2,6 +2,7 @@
 // once, the grid workspace behind %envreg1/2, grid barriers (corpus/realworld/grid_sync.cu).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "emu/emu_test_util.h"
@@ -84,11 +85,16 @@ TEST(Cooperative, EachBarrierPollsAboutTwicePerBlock) {
   EXPECT_LE(polls, 2u * 2 * grid);
 }
 
-// A barrier of the kernel's own (no workspace read) needs --cooperative; without it the
-// blocks run one after another, the first spins forever, and the message says why.
-TEST(Cooperative, HandRolledBarrierNeedsACooperativeLaunch) {
+// A barrier of the kernel's own (no workspace read): with --cooperative every block is resident
+// from the start; without it the blocks run one after another until the first spins past its
+// step budget, then the launch runs again with every block at once (the 8 blocks fit on the
+// H200), from the memory as it was, and says so. A selection of blocks cannot be rescheduled:
+// the first spins forever, and the message says why.
+TEST(Cooperative, HandRolledBarrierRunsWithEveryBlockResident) {
   const int n = 2048, grid = 8;
-  for (bool cooperative : {true, false}) {
+  enum class Mode { Cooperative, Rescheduled, Selected };
+  for (Mode mode : {Mode::Cooperative, Mode::Rescheduled, Mode::Selected}) {
+    SCOPED_TRACE(static_cast<int>(mode));
     GlobalMemory memory;
     std::vector<float> in(n);
     for (int i = 0; i < n; ++i) in[static_cast<std::size_t>(i)] = static_cast<float>(i);
@@ -97,19 +103,24 @@ TEST(Cooperative, HandRolledBarrierNeedsACooperativeLaunch) {
     auto c = memory.allocate(n * 4, "c");
     auto counter = memory.allocate(4, "counter");
     LaunchConfig config{{grid, 1, 1}, {256, 1, 1}};
-    config.cooperative = cooperative;
+    config.cooperative = mode == Mode::Cooperative;
     RunOptions options;
     options.step_budget = 200000;
+    if (mode == Mode::Selected) options.blocks = {0, 1, 2, 3, 4, 5, 6, 7};
     auto report = run(grid_sync_module(), "grid_barrier_handrolled", config,
                       {KernelArg::of(a), KernelArg::of(b), KernelArg::of(c), KernelArg::of(counter), KernelArg::of(n)},
                       memory, options);
     ASSERT_TRUE(report) << report.error().render();
-    if (!cooperative) {
+    if (mode == Mode::Selected) {
       ASSERT_TRUE(report->failed());
       EXPECT_NE(errors(*report).find("--cooperative"), std::string::npos) << errors(*report);
       continue;
     }
     ASSERT_FALSE(report->failed()) << errors(*report);
+    const bool warned = std::any_of(report->diagnostics.begin(), report->diagnostics.end(),
+                                    [](const Diagnostic& d) { return d.kind == Diagnostic::Kind::Rescheduled; });
+    EXPECT_EQ(warned, mode == Mode::Rescheduled);
+    EXPECT_EQ(read_buffer<std::uint32_t>(memory, counter)[0] % grid, 0u);  // the first run's arrivals are undone
     auto got = read_buffer<float>(memory, c);
     // c[i] = b[(i + 256) % n], b[p(i)] = a[i] with p the 16 x 16 transpose of each block's tile.
     int wrong = 0;

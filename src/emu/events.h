@@ -158,6 +158,7 @@ struct Diagnostic {
     SharedPastEnd,       // warning: a shared access past the kernel's shared memory, inside the
                          // block's allocation (no fault on the GPU)
     NotModelled,         // warning: the GPU moves memory warpscope does not count (printf)
+    Rescheduled,         // warning: blocks that wait on each other ran resident at once (launch.cc)
   };
   Severity severity = Severity::Error;
   Kind kind = Kind::OutOfBounds;

@@ -1,11 +1,12 @@
 // exec_atomic.cc: atom and red of every form nvcc and Triton emit for sm_90: integer ops on
 // 16/32/64 bits, float add, f16/bf16 and their x2 packs (add, min, max; .noftz), the vector
-// forms (.v2/.v4 of f32, f16x2, bf16x2, f16, bf16), any scope (.cta .gpu .sys .cluster) and
+// forms (.v2/.v4 of f32, f16x2, bf16x2; .v2/.v4/.v8 of f16, bf16), any scope (.cta .gpu .sys .cluster) and
 // order (.relaxed .acquire .release .acq_rel): one warp executes its lanes in lane order, and
 // blocks run in parallel, so global memory is updated with host atomics.
 //
 //   atom.global.add.v4.f32 {%f1..%f4}, [%rd1], {%f5..%f8}   4 elements of 4 bytes per lane
 //   atom.shared.add.noftz.f16x2 %r1, [%r2], %r3              two halves added in float
+//   red.global.add.noftz.v8.f16 [%rd1], {%h1..%h8}           eight halves, one 16-byte REDG
 #include <atomic>
 #include <cstring>
 
@@ -127,13 +128,13 @@ bool exec_atomic(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
   const int vec = op.vec;
   const int width = elem.bytes * vec;
   const bool bitwise_half = elem.bytes == 2 && (op.type == Type::B16 || op.type == Type::U16 || op.type == Type::S16);
-  if (!elem.ok || (vec != 1 && vec != 2 && vec != 4) || width > 16 || (vec > 1 && op.subop == SubOp::Cas) ||
+  if (!elem.ok || (vec != 1 && vec != 2 && vec != 4 && vec != 8) || width > 16 || (vec > 1 && op.subop == SubOp::Cas) ||
       (bitwise_half && op.subop != SubOp::Cas && op.subop != SubOp::Exch) || op.nsrc < vec)
     return unsupported(op, w, mask, ctx);
   LaneAccess acc;
   if (!resolve(op, op.space, op.addr, op.offset, width, Intent::Atomic, w, mask, ctx, acc)) return false;
-  std::array<const std::uint64_t*, 4> b{};
-  std::array<std::uint64_t*, 4> d{};
+  std::array<const std::uint64_t*, 8> b{};
+  std::array<std::uint64_t*, 8> d{};
   for (int k = 0; k < vec; ++k) {
     b[static_cast<std::size_t>(k)] = w.row(op.src[static_cast<std::size_t>(k)]);
     d[static_cast<std::size_t>(k)] = is_red || op.ndst <= k ? nullptr : w.row(op.dst[static_cast<std::size_t>(k)]);

@@ -89,11 +89,41 @@ std::uint32_t compare_lanes(const Op& op, Type t, Warp& w, std::uint32_t mask, b
   return result;
 }
 
+// f16x2 / bf16x2: each half compared on its own; bit l of lo and hi per lane.
+bool is_half_pair(Type t) { return t == Type::F16x2 || t == Type::BF16x2; }
+
+void compare_half_pairs(const Op& op, Type t, Warp& w, std::uint32_t mask, std::uint32_t& lo, std::uint32_t& hi) {
+  const std::uint64_t* a = w.row(op.src[0]);
+  const std::uint64_t* b = w.row(op.src[1]);
+  const bool bf = t == Type::BF16x2;
+  lo = hi = 0;
+  for_lanes(mask, [&](int l) {
+    for (int h = 0; h < 2; ++h) {
+      auto x = static_cast<std::uint16_t>(a[l] >> (16 * h)), y = static_cast<std::uint16_t>(b[l] >> (16 * h));
+      float fx = bf ? bf16_to_float(x) : half_to_float(x), fy = bf ? bf16_to_float(y) : half_to_float(y);
+      if (compare<float>(op.cmp, fx, fy)) (h == 0 ? lo : hi) |= 1u << l;
+    }
+  });
+}
+
 }  // namespace
 
 bool exec_compare(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) {
   switch (op.opcode) {
     case Opcode::Setp: {
+      if (is_half_pair(op.type)) {  // setp.lt.f16x2 p|q, a, b: p from the low halves, q the high
+        std::uint32_t lo = 0, hi = 0;
+        compare_half_pairs(op, op.type, w, mask, lo, hi);
+        std::uint64_t* p = w.row(op.dst[0]);
+        std::uint64_t* q = op.dst[1] != kNoRow ? w.row(op.dst[1]) : nullptr;
+        const std::uint64_t* c = op.nsrc > 2 ? w.row(op.src[2]) : nullptr;
+        for_lanes(mask, [&](int l) {
+          bool cv = c ? ((c[l] != 0) != ((op.negated_src >> 2) & 1u)) : true;
+          p[l] = combine(op.subop, (lo >> l) & 1u, cv) ? 1u : 0u;
+          if (q) q[l] = combine(op.subop, (hi >> l) & 1u, cv) ? 1u : 0u;
+        });
+        return true;
+      }
       bool ok = false;
       std::uint32_t t = compare_lanes(op, op.type, w, mask, ok);
       if (!ok) break;
@@ -109,6 +139,18 @@ bool exec_compare(const Op& op, Warp& w, std::uint32_t mask, BlockContext& ctx) 
       return true;
     }
     case Opcode::Set: {
+      if (is_half_pair(op.type2)) {  // set.lt.f16x2.f16x2: 1.0 or 0 per half; .u32.f16x2: 0xffff or 0
+        std::uint32_t lo = 0, hi = 0;
+        compare_half_pairs(op, op.type2, w, mask, lo, hi);
+        std::uint64_t* d = w.row(op.dst[0]);
+        const std::uint64_t* c = op.nsrc > 2 ? w.row(op.src[2]) : nullptr;
+        const std::uint64_t one = op.type == Type::F16x2 ? 0x3c00u : op.type == Type::BF16x2 ? 0x3f80u : 0xffffu;
+        for_lanes(mask, [&](int l) {
+          const bool cv = c ? c[l] != 0 : true;
+          d[l] = (combine(op.subop, (lo >> l) & 1u, cv) ? one : 0u) | (combine(op.subop, (hi >> l) & 1u, cv) ? one << 16 : 0u);
+        });
+        return true;
+      }
       bool ok = false;
       std::uint32_t t = compare_lanes(op, op.type2, w, mask, ok);
       if (!ok) break;

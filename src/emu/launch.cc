@@ -217,100 +217,135 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   for (std::uint64_t b : blocks)
     if (b >= total) return make_error("block " + std::to_string(b) + " is outside the grid of " + std::to_string(total));
 
-  // A cooperative launch's blocks are one unit, run together: they may wait on each other.
-  const std::vector<std::vector<std::uint64_t>> units =
-      cooperative ? std::vector<std::vector<std::uint64_t>>{blocks} : work_units(blocks, config.grid, *shape);
-  std::uint64_t unit_blocks = 0;
-  for (const auto& u : units) unit_blocks += u.size();
-  int workers = options.workers > 0 ? options.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  // Blocks that wait on each other (a global lock) run in order on one worker: parallel
-  // workers would make the spins, and the figures, depend on the threads' timing.
-  if (p.waits_on_other_blocks) workers = 1;
-  workers = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(workers), units.size()));
-  std::atomic<std::uint64_t> stop{std::numeric_limits<std::uint64_t>::max()};
-  launch.stop = &stop;
-  std::atomic<std::size_t> next{0};
-
-  RunReport report;
-  report.workers = workers;
-  report.listeners.resize(static_cast<std::size_t>(workers));
-  for (auto& l : report.listeners)
-    if (listeners) l = listeners();
   struct WorkerResult {
     std::vector<std::pair<std::uint64_t, Diagnostic>> diagnostics;  // with the block index
     std::uint64_t warp_instructions = 0, thread_instructions = 0, blocks = 0;
     std::vector<std::uint64_t> executed;
   };
-  std::vector<WorkerResult> results(static_cast<std::size_t>(workers));
-  std::atomic<std::uint64_t> blocks_done{0};
-  std::mutex progress_mutex;
-  std::uint64_t progress_reported = 0;  // guarded by progress_mutex
-  auto report_progress = [&](bool last) {
-    if (!options.progress) return;
-    std::unique_lock<std::mutex> lock(progress_mutex, std::defer_lock);
-    if (last)
-      lock.lock();
-    else if (!lock.try_lock())
-      return;
-    const std::uint64_t done = blocks_done.load(std::memory_order_relaxed);
-    if (done <= progress_reported) return;
-    progress_reported = done;
-    options.progress(done, unit_blocks);
-  };
-  auto start = std::chrono::steady_clock::now();
-  auto work = [&](int index) {
-    // One runner per block of a cluster (one without clusters), reused unit after unit.
-    const std::size_t ranks = cooperative ? units.front().size() : shape->count();
-    std::vector<std::unique_ptr<BlockRunner>> runners;
-    for (std::size_t k = 0; k < ranks; ++k)
-      runners.push_back(std::make_unique<BlockRunner>(launch, report.listeners[static_cast<std::size_t>(index)].get()));
-    ClusterContext cluster;
-    WorkerResult& r = results[static_cast<std::size_t>(index)];
-    std::vector<std::size_t> seen(ranks, 0);
-    std::vector<std::pair<std::size_t, std::size_t>> origin;  // per diagnostic: runner, index there
-    for (;;) {
-      std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= units.size()) break;
-      const std::vector<std::uint64_t>& unit = units[i];
-      if (*std::min_element(unit.begin(), unit.end()) > stop.load(std::memory_order_relaxed)) continue;
-      bool ok = ranks == 1 ? runners[0]->run(unit[0]) : run_cluster(runners, cooperative ? nullptr : &cluster, unit);
-      r.blocks += unit.size();
-      blocks_done.fetch_add(unit.size(), std::memory_order_relaxed);
-      report_progress(false);
-      for (std::size_t k = 0; k < unit.size(); ++k) {
-        auto& diags = runners[k]->diagnostics();
-        for (std::size_t d = seen[k]; d < diags.size(); ++d) {
-          r.diagnostics.emplace_back(unit[k], diags[d]);
-          origin.emplace_back(k, d);
+  RunReport report;
+  std::vector<WorkerResult> results;
+  // Runs the blocks: one after another (by cluster), or `together`, every block in one unit
+  // (resident at once, their warps interleaved): they may wait on each other.
+  auto execute = [&](bool together) {
+    // A cooperative launch's blocks are one unit, run together: they may wait on each other.
+    const std::vector<std::vector<std::uint64_t>> units =
+        together ? std::vector<std::vector<std::uint64_t>>{blocks} : work_units(blocks, config.grid, *shape);
+    std::uint64_t unit_blocks = 0;
+    for (const auto& u : units) unit_blocks += u.size();
+    int workers = options.workers > 0 ? options.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    // Blocks that wait on each other (a global lock) run in order on one worker: parallel
+    // workers would make the spins, and the figures, depend on the threads' timing.
+    if (p.waits_on_other_blocks) workers = 1;
+    workers = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(workers), units.size()));
+    std::atomic<std::uint64_t> stop{std::numeric_limits<std::uint64_t>::max()};
+    launch.stop = &stop;
+    std::atomic<std::size_t> next{0};
+
+    report = RunReport{};
+    report.workers = workers;
+    report.listeners.resize(static_cast<std::size_t>(workers));
+    for (auto& l : report.listeners)
+      if (listeners) l = listeners();
+    results.assign(static_cast<std::size_t>(workers), WorkerResult{});
+    std::atomic<std::uint64_t> blocks_done{0};
+    std::mutex progress_mutex;
+    std::uint64_t progress_reported = 0;  // guarded by progress_mutex
+    auto report_progress = [&](bool last) {
+      if (!options.progress) return;
+      std::unique_lock<std::mutex> lock(progress_mutex, std::defer_lock);
+      if (last)
+        lock.lock();
+      else if (!lock.try_lock())
+        return;
+      const std::uint64_t done = blocks_done.load(std::memory_order_relaxed);
+      if (done <= progress_reported) return;
+      progress_reported = done;
+      options.progress(done, unit_blocks);
+    };
+    auto start = std::chrono::steady_clock::now();
+    auto work = [&](int index) {
+      // One runner per block of a cluster (one without clusters), reused unit after unit.
+      const std::size_t ranks = together ? units.front().size() : shape->count();
+      std::vector<std::unique_ptr<BlockRunner>> runners;
+      for (std::size_t k = 0; k < ranks; ++k)
+        runners.push_back(std::make_unique<BlockRunner>(launch, report.listeners[static_cast<std::size_t>(index)].get()));
+      ClusterContext cluster;
+      WorkerResult& r = results[static_cast<std::size_t>(index)];
+      std::vector<std::size_t> seen(ranks, 0);
+      std::vector<std::pair<std::size_t, std::size_t>> origin;  // per diagnostic: runner, index there
+      for (;;) {
+        std::size_t i = next.fetch_add(1, std::memory_order_relaxed);
+        if (i >= units.size()) break;
+        const std::vector<std::uint64_t>& unit = units[i];
+        if (*std::min_element(unit.begin(), unit.end()) > stop.load(std::memory_order_relaxed)) continue;
+        bool ok = ranks == 1 ? runners[0]->run(unit[0]) : run_cluster(runners, together ? nullptr : &cluster, unit);
+        r.blocks += unit.size();
+        blocks_done.fetch_add(unit.size(), std::memory_order_relaxed);
+        report_progress(false);
+        for (std::size_t k = 0; k < unit.size(); ++k) {
+          auto& diags = runners[k]->diagnostics();
+          for (std::size_t d = seen[k]; d < diags.size(); ++d) {
+            r.diagnostics.emplace_back(unit[k], diags[d]);
+            origin.emplace_back(k, d);
+          }
+          seen[k] = diags.size();
         }
-        seen[k] = diags.size();
-      }
-      if (!ok) {  // the lowest failing block wins
-        const std::uint64_t b = *std::min_element(unit.begin(), unit.end());
-        std::uint64_t now = stop.load(std::memory_order_relaxed);
-        while (b < now && !stop.compare_exchange_weak(now, b, std::memory_order_relaxed)) {
+        if (!ok) {  // the lowest failing block wins
+          const std::uint64_t b = *std::min_element(unit.begin(), unit.end());
+          std::uint64_t now = stop.load(std::memory_order_relaxed);
+          while (b < now && !stop.compare_exchange_weak(now, b, std::memory_order_relaxed)) {
+          }
         }
       }
+      // Counts of repeated diagnostics grew after they were copied: take the final ones.
+      for (std::size_t k = 0; k < r.diagnostics.size(); ++k)
+        r.diagnostics[k].second.count = runners[origin[k].first]->diagnostics()[origin[k].second].count;
+      r.executed.assign(p.code.size(), 0);
+      for (auto& runner : runners) {
+        r.warp_instructions += runner->warp_instructions;
+        r.thread_instructions += runner->thread_instructions;
+        for (std::size_t pc = 0; pc < runner->executed.size(); ++pc) r.executed[pc] += runner->executed[pc];
+      }
+    };
+    if (workers == 1) {
+      work(0);
+    } else {
+      std::vector<std::thread> threads;
+      for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
+      for (auto& t : threads) t.join();
     }
-    // Counts of repeated diagnostics grew after they were copied: take the final ones.
-    for (std::size_t k = 0; k < r.diagnostics.size(); ++k)
-      r.diagnostics[k].second.count = runners[origin[k].first]->diagnostics()[origin[k].second].count;
-    r.executed.assign(p.code.size(), 0);
-    for (auto& runner : runners) {
-      r.warp_instructions += runner->warp_instructions;
-      r.thread_instructions += runner->thread_instructions;
-      for (std::size_t pc = 0; pc < runner->executed.size(); ++pc) r.executed[pc] += runner->executed[pc];
-    }
+    report_progress(true);
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  if (workers == 1) {
-    work(0);
-  } else {
-    std::vector<std::thread> threads;
-    for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
-    for (auto& t : threads) t.join();
+  // Blocks that spin on what later blocks write (stream-K tiles, a decoupled look-back) never
+  // finish one after another; on the H200 they are resident at once when the grid fits. Then
+  // the launch runs again from the same memory with every block together.
+  const std::uint64_t resident = co_resident_blocks(config.block, std::max<std::uint64_t>(shared, p.static_shared_bytes));
+  const bool may_reschedule =
+      !cooperative && p.waits_on_other_blocks && shape->count() == 1 && options.blocks.empty() && total > 1 && total <= resident;
+  std::vector<std::vector<std::uint8_t>> before;
+  if (may_reschedule)
+    for (const auto& b : memory.buffers()) {
+      auto bytes = memory.bytes(b->base);
+      before.emplace_back(bytes.begin(), bytes.end());
+    }
+  execute(cooperative);
+  const auto spun = [&] {
+    for (const WorkerResult& r : results)
+      for (const auto& d : r.diagnostics)
+        if (d.second.kind == Diagnostic::Kind::StepBudget) return true;
+    return false;
+  };
+  bool rescheduled = false;
+  if (may_reschedule && spun()) {
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      auto bytes = memory.bytes(memory.buffers()[i]->base);
+      std::copy(before[i].begin(), before[i].end(), bytes.begin());
+    }
+    before.clear();
+    execute(true);
+    rescheduled = true;
   }
-  report_progress(true);
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   // Merge: one diagnostic per (kind and severity, instruction), the one from the lowest block.
   std::map<std::pair<int, const void*>, std::pair<std::uint64_t, Diagnostic>> merged;
@@ -340,6 +375,16 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
     return a.first < b.first;
   });
   for (auto& [block, d] : sorted) report.diagnostics.push_back(std::move(d));
+  if (rescheduled) {
+    Diagnostic d;
+    d.severity = Diagnostic::Severity::Warning;
+    d.kind = Diagnostic::Kind::Rescheduled;
+    d.message = "blocks of kernel '" + shown + "' wait on each other (a block spun on memory other blocks write " +
+                "until its step budget ran out when blocks ran one after another): every one of the " +
+                std::to_string(total) + " blocks ran at once, as the H200 holds them all (at most " +
+                std::to_string(resident) + " resident); the spin loops' figures depend on that order";
+    report.diagnostics.push_back(std::move(d));
+  }
   report.regions = launch.regions;
   report.static_shared_bytes = p.static_shared_bytes;
   report.shared_bytes = static_cast<std::uint32_t>(std::max<std::uint64_t>(shared, p.static_shared_bytes));

@@ -55,7 +55,8 @@ Status check_shape(const Op& op) {
   int dst = 0;
   for (std::uint32_t r : op.dst) dst += r != kNoRow ? 1 : 0;
   int addr = (op.addr != kNoRow ? 1 : 0) + (op.addr2 != kNoRow ? 1 : 0);
-  if (op.vec < 1 || op.vec > 4 || op.ndst < s.dst || op.nsrc < s.src || addr < s.addr ||
+  const int max_vec = op.opcode == Opcode::Atom || op.opcode == Opcode::Red ? 8 : 4;  // .v8.f16
+  if (op.vec < 1 || op.vec > max_vec || op.ndst < s.dst || op.nsrc < s.src || addr < s.addr ||
       (op.ndst > 0 && op.dst[0] == kNoRow && s.dst > 0) || dst < std::min(s.dst, 1))
     return make_error("malformed instruction '" + op.origin->text + "': expected " + std::to_string(s.dst) +
                       " destination(s), " + std::to_string(s.src) + " source(s) and " + std::to_string(s.addr) +

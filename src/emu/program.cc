@@ -411,8 +411,8 @@ class Linker {
         op.dst[0] = reg_row(d.reg[0]);
         op.ndst = 1;
       } else if (d.kind == OperandKind::Vec) {
-        if (d.count > 4) return make_error("a vector of " + std::to_string(d.count) + " registers in '" + inst.text + "' at " + m_.describe(inst));
-        for (int k = 0; k < d.count; ++k) op.dst[static_cast<std::size_t>(k)] = reg_row(d.reg[static_cast<std::size_t>(k)]);
+        if (d.count > 8) return make_error("a vector of " + std::to_string(d.count) + " registers in '" + inst.text + "' at " + m_.describe(inst));
+        for (int k = 0; k < d.count; ++k) op.dst[static_cast<std::size_t>(k)] = reg_row(inst.vec_reg(d, k));
         op.ndst = d.count;
       } else {
         return make_error("expected a destination register in '" + inst.text + "' at " + m_.describe(inst));
@@ -477,15 +477,16 @@ class Linker {
           op.offset2 = off;
         }
       } else if (o.kind == OperandKind::Vec) {
-        if (o.count > 4) return make_error("a vector of " + std::to_string(o.count) + " registers in '" + inst.text + "' at " + m_.describe(inst));
-        for (int k = 0; k < o.count && op.nsrc < 4; ++k) {
-          if ((o.vec_imm_mask >> k) & 1u) {
+        if (o.count > 8 || op.nsrc + o.count > 8)
+          return make_error("a vector of " + std::to_string(o.count) + " registers in '" + inst.text + "' at " + m_.describe(inst));
+        for (int k = 0; k < o.count; ++k) {
+          if (k < 4 && ((o.vec_imm_mask >> k) & 1u)) {
             ptx::Operand element;
             element.imm = o.vec_imm[static_cast<std::size_t>(k)];
             element.imm_type = o.vec_imm_type[static_cast<std::size_t>(k)];
             op.src[op.nsrc++] = constant_row(normalize_immediate(element, imm_target));
           } else {
-            op.src[op.nsrc++] = reg_row(o.reg[static_cast<std::size_t>(k)]);
+            op.src[op.nsrc++] = reg_row(inst.vec_reg(o, k));
           }
         }
       } else if (o.kind == OperandKind::Label) {
@@ -496,7 +497,7 @@ class Linker {
         if (!link) return link.error();
         p_.calls.push_back(std::move(*link));
       } else {
-        if (op.nsrc >= 4) return make_error("too many source operands in '" + inst.text + "' at " + m_.describe(inst));
+        if (op.nsrc >= 8) return make_error("too many source operands in '" + inst.text + "' at " + m_.describe(inst));
         if (o.negated) op.negated_src |= static_cast<std::uint8_t>(1u << op.nsrc);
         auto row = source_row(o);
         if (!row) return row.error();

@@ -46,8 +46,9 @@ struct Op {
   std::uint32_t flags = 0;
   std::uint32_t variant = 0;  // ptx::Instruction::variant (ptx/async_variant.h)
   std::uint32_t guard = kNoRow;
-  std::array<std::uint32_t, 4> dst{kNoRow, kNoRow, kNoRow, kNoRow};
-  std::array<std::uint32_t, 4> src{kNoRow, kNoRow, kNoRow, kNoRow};
+  // Up to 8: atom/red .v8.f16 has eight destinations and eight sources.
+  std::array<std::uint32_t, 8> dst{kNoRow, kNoRow, kNoRow, kNoRow, kNoRow, kNoRow, kNoRow, kNoRow};
+  std::array<std::uint32_t, 8> src{kNoRow, kNoRow, kNoRow, kNoRow, kNoRow, kNoRow, kNoRow, kNoRow};
   // Memory operand [addr + offset]; cp.async's source is [addr2 + offset2].
   std::uint32_t addr = kNoRow;
   std::int64_t offset = 0;

@@ -245,6 +245,39 @@ TEST(Semantics, IntegerDotProductsMatchBruteForce) {
   }
 }
 
+TEST(Semantics, HalfPairComparisonsMatchBruteForce) {
+  // Lane l compares {l - 16, 3 - l} (low, high half) with {-3, 3} in f16 and bf16; setp writes
+  // the low halves' result to p and the high halves' to q, set one mask or 1.0 per half.
+  auto pair = [](bool bf, float lo, float hi) {
+    auto h = [bf](float x) { return bf ? emu::float_to_bf16(x) : emu::float_to_half(x); };
+    return static_cast<std::uint32_t>(h(lo)) | static_cast<std::uint32_t>(h(hi)) << 16;
+  };
+  for (bool bf : {false, true}) {
+    const std::string t = bf ? "bf16x2" : "f16x2";
+    SCOPED_TRACE(t);
+    const std::uint32_t bound = pair(bf, -3.0f, 3.0f);
+    // a = lane's pair, built from two f32 conversions in the kernel.
+    const std::string cvt = "\tcvt.rn.f32.s32 %f1, %r1;\n\tcvt.rn.f32.s32 %f2, %r2;\n"
+                            "\tcvt.rn." + t + ".f32 %r3, %f2, %f1;\n";
+    auto v = run_body("\tadd.s32 %r1, %r0, -16;\n\tsub.s32 %r2, 3, %r0;\n" + cvt +
+                      "\tsetp.lt." + t + " %p1|%p2, %r3, " + std::to_string(bound) + ";\n"
+                      "\tselp.u32 %r4, 1, 0, %p1;\n\tselp.u32 %r5, 2, 0, %p2;\n"
+                      "\tset.le.u32." + t + " %r6, %r3, " + std::to_string(bound) + ";\n"
+                      "\tset.gt." + t + "." + t + " %r7, %r3, " + std::to_string(bound) + ";\n"
+                      "\tor.b32 %r4, %r4, %r5;\n\tmov.b64 %rd3, {%r6, %r7};\n\tshl.b64 %rd3, %rd3, 2;\n"
+                      "\tcvt.u64.u32 %rd4, %r4;\n\tor.b64 %rd3, %rd3, %rd4;\n\tst.global.u64 [%rd1], %rd3;");
+    ASSERT_EQ(v.size(), 32u);
+    const std::uint64_t one = bf ? 0x3f80u : 0x3c00u;
+    for (int l = 0; l < 32; ++l) {
+      const float lo = static_cast<float>(l - 16), hi = static_cast<float>(3 - l);
+      const std::uint64_t preds = (lo < -3.0f ? 1u : 0u) | (hi < 3.0f ? 2u : 0u);
+      const std::uint64_t mask = (lo <= -3.0f ? 0xffffu : 0u) | (hi <= 3.0f ? 0xffff0000u : 0u);
+      const std::uint64_t ones = (lo > -3.0f ? one : 0u) | (hi > 3.0f ? one << 16 : 0u);
+      EXPECT_EQ(v[static_cast<std::size_t>(l)], preds | ((mask | ones << 32) << 2)) << "lane " << l;
+    }
+  }
+}
+
 TEST(Semantics, DirectedRounding) {
   // 1 + 2^-30 is not a float: rn gives 1, rp the next float up.
   auto v = run_body("\tadd.rp.f32 %f1, 0f3F800000, 0f30800000;\n\tadd.rn.f32 %f2, 0f3F800000, 0f30800000;\n"

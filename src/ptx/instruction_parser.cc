@@ -40,7 +40,7 @@ const std::unordered_map<std::string_view, Modifier>& modifier_table() {
       {"shared::cta", {ModKind::Space, unsigned(Space::Shared)}}, {"local", {ModKind::Space, unsigned(Space::Local)}},
       {"const", {ModKind::Space, unsigned(Space::Const)}},   {"param", {ModKind::Space, unsigned(Space::Param)}},
       {"v2", {ModKind::Vec, 2}}, {"v4", {ModKind::Vec, 4}}, {"x1", {ModKind::Vec, 1}}, {"x2", {ModKind::Vec, 2}},
-      {"x4", {ModKind::Vec, 4}},
+      {"x4", {ModKind::Vec, 4}}, {"v8", {ModKind::Vec, 8}},
       {"eq", {ModKind::Cmp, unsigned(Cmp::Eq)}},   {"ne", {ModKind::Cmp, unsigned(Cmp::Ne)}},
       {"lt", {ModKind::Cmp, unsigned(Cmp::Lt)}},   {"le", {ModKind::Cmp, unsigned(Cmp::Le)}},
       {"gt", {ModKind::Cmp, unsigned(Cmp::Gt)}},   {"ge", {ModKind::Cmp, unsigned(Cmp::Ge)}},
@@ -112,6 +112,9 @@ bool Parser::apply_modifier(Instruction& inst, std::string_view mod) {
   auto it = table.find(mod);
   if (it == table.end()) return false;
   const Modifier m = it->second;
+  // .v8 exists on sm_90 only for atom/red of f16/bf16 (eight halves in 16 bytes).
+  if (m.kind == ModKind::Vec && m.value == 8 && inst.opcode != Opcode::Atom && inst.opcode != Opcode::Red)
+    return false;
   switch (m.kind) {
     case ModKind::Type:
       // Two types: cvt.f32.s32 (destination first), set.eq.u32.f32, cvt.rn.f16x2.f32.
