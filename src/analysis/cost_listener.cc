@@ -151,7 +151,7 @@ void CostListener::on_access(const emu::AccessEvent& e) {
   const Counting polled{role->polls, 1, false};
   switch (role->action) {
     case InstructionPlan::Action::AsIs:
-      if (role->reuse_group >= 0 && reuse_.reused(e, role->reuse_group, role->reuse_slots)) return;
+      if (role->reuse_group >= 0 && reuse_.reused(e, role->reuse_group, role->reuse_slots, role->reuse_subset)) return;
       record(e, e.access, InstructionSlot::Own, polled);
       return;
     case InstructionPlan::Action::Drop: return;

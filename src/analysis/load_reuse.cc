@@ -23,8 +23,28 @@ bool is_shared(model::MemOp op) { return model::space_of(op) == model::Space::Sh
 
 }  // namespace
 
-bool LoadReuse::reused(const emu::AccessEvent& e, int group, int slots) {
+bool LoadReuse::reused(const emu::AccessEvent& e, int group, int slots, bool subset) {
   std::vector<Held>& held = by_warp_[key(e.block_index, e.warp)];
+  if (subset) {
+    const model::WarpAccess& a = e.access;
+    for (const Held& x : held) {
+      if (x.group != group || x.width != a.width || (a.mask & ~x.mask) != 0) continue;
+      bool same = true;
+      for (std::uint32_t m = a.mask; m != 0 && same; m &= m - 1) {
+        const auto l = static_cast<std::size_t>(std::countr_zero(m));
+        same = x.addresses[l] == a.address[l];
+      }
+      if (same) return true;
+    }
+    held.erase(std::remove_if(held.begin(), held.end(), [&](const Held& x) { return x.group == group; }), held.end());
+    Held h{group, is_shared(a.op), 0, a.mask, a.width, std::vector<std::uint64_t>(32, 0)};
+    for (std::uint32_t m = a.mask; m != 0; m &= m - 1) {
+      const auto l = static_cast<std::size_t>(std::countr_zero(m));
+      h.addresses[l] = a.address[l];
+    }
+    held.push_back(std::move(h));
+    return false;
+  }
   const std::uint64_t h = hash_of(e.access);
   const bool shared = is_shared(e.access.op);
   int mine = 0;
@@ -35,7 +55,7 @@ bool LoadReuse::reused(const emu::AccessEvent& e, int group, int slots) {
   }
   if (mine >= slots)  // ptxas unrolled only so far: the next stretch loads again
     held.erase(std::remove_if(held.begin(), held.end(), [&](const Held& x) { return x.group == group; }), held.end());
-  held.push_back({group, shared, h});
+  held.push_back({group, shared, h, 0, 0, {}});
   return false;
 }
 

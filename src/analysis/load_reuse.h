@@ -9,6 +9,8 @@
 // loaded the same addresses with the same lanes for that group since its last barrier or store
 // to that space. `slots` (the group's SASS loads) bounds what ptxas can keep: once a warp has
 // loaded that many distinct addresses for the group it starts over (a loop unrolled only so far).
+// A load ptxas hoisted out of a loop (`subset`) is held for its lanes: a later run for some of
+// those lanes at the same addresses (a loop whose lanes leave one by one) is held too.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +24,7 @@ namespace warpscope::analysis {
 class LoadReuse {
  public:
   // True when `e` reads what the warp already holds for `group`; otherwise remembers it.
-  bool reused(const emu::AccessEvent& e, int group, int slots);
+  bool reused(const emu::AccessEvent& e, int group, int slots, bool subset = false);
   // A store or atomic of the warp: it forgets its loads of that space (ptxas cannot keep them).
   void store(const emu::AccessEvent& e);
   void end_round(std::uint64_t block_index, int warp);
@@ -33,6 +35,10 @@ class LoadReuse {
     int group = 0;
     bool shared = false;
     std::uint64_t hash = 0;  // of the lanes, width and addresses
+    // subset: the lanes, width and addresses themselves
+    std::uint32_t mask = 0;
+    int width = 0;
+    std::vector<std::uint64_t> addresses;
   };
   static std::uint64_t key(std::uint64_t block_index, int warp) { return block_index << 8 | static_cast<std::uint64_t>(warp); }
   std::unordered_map<std::uint64_t, std::vector<Held>> by_warp_;

@@ -35,6 +35,19 @@ TEST(LoadReuse, OtherLanesOtherWarpsAndOtherGroupsLoadAgain) {
   EXPECT_TRUE(r.reused(load(0), 0, 8));
 }
 
+TEST(LoadReuse, AHoistedLoadIsHeldForFewerLanes) {
+  // A loop whose lanes leave one by one: ptxas's one LDS before it served all of them.
+  LoadReuse r;
+  EXPECT_FALSE(r.reused(load(0), 2, 1, true));
+  EXPECT_TRUE(r.reused(load(0, model::MemOp::SharedLoad, 0, 0xffffu), 2, 1, true));  // fewer lanes
+  EXPECT_TRUE(r.reused(load(0, model::MemOp::SharedLoad, 0, 0x1u), 2, 1, true));
+  EXPECT_FALSE(r.reused(load(4), 2, 1, true));  // other addresses: the next loop entry
+  EXPECT_FALSE(r.reused(load(0, model::MemOp::SharedLoad, 0, 0xffu), 2, 1, true));  // the old one was forgotten
+  r.end_round(0, 0);  // a barrier
+  EXPECT_FALSE(r.reused(load(0, model::MemOp::SharedLoad, 0, 0x1u), 2, 1, true));
+  EXPECT_FALSE(r.reused(load(0), 2, 1, true));  // more lanes than held
+}
+
 TEST(LoadReuse, BarriersAndStoresOfTheSpaceForget) {
   LoadReuse r;
   EXPECT_FALSE(r.reused(load(0), 0, 8));

@@ -645,6 +645,14 @@ class AccessMatcher {
  public:
   // The accesses no SASS instruction explained, program order.
   const std::vector<const ptx::Instruction*>& unmatched() const { return unmatched_; }
+  // The SASS instructions each PTX access was placed in.
+  void placements(const sass::SassFunction& sass, Placements& out) const {
+    for (const Placement& p : places_) {
+      const int i = sass.memory_ops[static_cast<std::size_t>(cands_[static_cast<std::size_t>(p.sass)].op)].instruction;
+      auto& v = out[ptx_[static_cast<std::size_t>(p.ptx)].inst];
+      if (std::find(v.begin(), v.end(), i) == v.end()) v.push_back(i);
+    }
+  }
   // Marks in `taken` (by memory_ops index) the SASS instructions PTX accesses were placed in.
   void mark_claimed(std::vector<bool>& taken) const {
     for (std::size_t c = 0; c < cands_.size(); ++c) {
@@ -690,10 +698,11 @@ class AccessMatcher {
 }  // namespace
 
 void match_accesses(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
-                    const sass::SassFunction& sass, std::vector<bool>& taken, SassPlan& plan) {
+                    const sass::SassFunction& sass, std::vector<bool>& taken, SassPlan& plan, Placements* placed) {
   AccessMatcher m(module, functions, sass, taken, plan);
   m.run();
   m.mark_claimed(taken);
+  if (placed != nullptr) m.placements(sass, *placed);
   for (const ptx::Instruction* inst : m.unmatched()) {
     ++plan.unmatched_ptx;
     plan.roles[inst].unmatched = true;

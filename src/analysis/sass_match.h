@@ -1,6 +1,7 @@
 // sass_match.h: the pieces of plan_from_sass (sass_plan.h), each testable on its own.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,8 +27,24 @@ struct LineKey {
 // and the functions it calls that ptxas inlined) to `sass`'s loads and stores; fills `plan`.
 // SASS instructions in `taken` (the loads of atomics' CAS loops) are left alone; those the
 // PTX accesses were placed in are added to it.
+// `placed`, when given, receives the SASS instructions (indexes) each PTX access was placed in.
+using Placements = std::map<const ptx::Instruction*, std::vector<int>>;
 void match_accesses(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
-                    const sass::SassFunction& sass, std::vector<bool>& taken, SassPlan& plan);
+                    const sass::SassFunction& sass, std::vector<bool>& taken, SassPlan& plan,
+                    Placements* placed = nullptr);
+
+// Loads ptxas hoisted out of loops (sass_forwarding.cc): an as-is shared or constant load that
+// sits in fewer SASS loops than PTX loops runs only when the warp does not already hold its
+// addresses for its lanes (load_reuse.h, InstructionPlan::reuse_subset).
+void mark_hoisted_loads(const std::vector<const ptx::Function*>& functions, const sass::SassFunction& sass,
+                        const Placements& placed, SassPlan& plan);
+
+// Store-to-load forwarding (sass_forwarding.cc): a shared load no SASS instruction explains,
+// after a store of the same bytes through the same address in the same basic block, reads the
+// stored value from a register (dropped); of two stores of the same bytes in one basic block
+// that ptxas kept as one STS, the earlier is dropped.
+void drop_forwarded_accesses(const std::vector<const ptx::Function*>& functions, const Placements& placed,
+                             SassPlan& plan);
 
 // Tensor maps built on the device. Before the other matchers: each tensormap.cp_fenceproxy
 // gets its SASS (the LDS of the map's words and the ATOMG.EXCH that writes them to global

@@ -155,7 +155,10 @@ SassPlan plan_from_sass(const ptx::Module& module, const std::vector<sass::SassF
         if (claimed.size() <= i) claimed.resize(i + 1, false);
         claimed[i] = true;
       }
-    detail::match_accesses(module, functions, sf, taken, plan);
+    detail::Placements placed;
+    detail::match_accesses(module, functions, sf, taken, plan, &placed);
+    detail::mark_hoisted_loads(functions, sf, placed, plan);
+    detail::drop_forwarded_accesses(functions, placed, plan);
     detail::match_unrolled_loops(module, functions, sf, plan);
     detail::match_sunk_loads(module, functions, sf, plan);
     detail::match_tensormap_fields(module, functions, sf, taken, claimed, plan);

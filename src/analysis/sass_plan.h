@@ -129,6 +129,9 @@ struct InstructionPlan {
   // PTX's): a load runs only when the warp does not hold its value (load_reuse.h). -1: not.
   int reuse_group = -1;
   int reuse_slots = 0;  // the group's SASS loads
+  // With reuse_group: a load ptxas hoisted out of a loop (sass_match.h: mark_hoisted_loads):
+  // it runs only when the warp does not hold its addresses for a superset of its lanes.
+  bool reuse_subset = false;
   // As is, in a loop ptxas unrolled into regions: SassPlan::unrolled_loops' index, -1: not.
   int unrolled = -1;
   // As is, for the lanes of this predicated store only: ptxas exits the others first
