@@ -137,9 +137,12 @@ struct Score {
   double distance = 0;  // summed distance of the placed pairs' positions in their functions
   std::int64_t shift = 0;
   bool better_than(const Score& o) const {
-    if (overlaps != o.overlaps) return overlaps < o.overlaps;
-    if (covered != o.covered) return covered > o.covered;
+    // Elements placed on bytes no other took first; then the denser exact tiling, and only then
+    // fewer overlaps: an element that fits only where another went (Triton's scan reads
+    // global_smem+0 at two lines, after its LDS.128 pair) does not decide the shift.
+    if (covered - overlaps != o.covered - o.overlaps) return covered - overlaps > o.covered - o.overlaps;
     if (exact != o.exact) return exact > o.exact;
+    if (overlaps != o.overlaps) return overlaps < o.overlaps;
     if (splits != o.splits) return splits < o.splits;
     if (narrowed != o.narrowed) return narrowed > o.narrowed;
     if (same_line != o.same_line) return same_line > o.same_line;
