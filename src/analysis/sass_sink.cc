@@ -34,7 +34,9 @@ std::vector<std::uint32_t> loaded_registers(const ptx::Instruction& ld) {
 }
 
 // The store that is the only reader of load `i`'s value, under a predicate, with only plain
-// instructions between them and after it (then ret or exit); -1 when there is none.
+// instructions, other plain loads and other stores between them (Triton's epilogue stores
+// two tiles: the second tile's load sinks past the first's store), and only plain ones after
+// it (then ret or exit); -1 when there is none.
 int sole_predicated_store(const ptx::Function& f, int i) {
   const std::vector<std::uint32_t> value = loaded_registers(f.body[static_cast<std::size_t>(i)]);
   if (value.empty()) return -1;
@@ -55,7 +57,9 @@ int sole_predicated_store(const ptx::Function& f, int i) {
     if (k == store) continue;
     const bool last = inst.opcode == ptx::Opcode::Ret || inst.opcode == ptx::Opcode::Exit;
     if (last && k > store) break;
-    if (!plain(inst)) return -1;
+    const bool memory = k < store && !inst.has(ptx::flag::Volatile) &&
+                        (inst.opcode == ptx::Opcode::St || inst.opcode == ptx::Opcode::Ld);
+    if (!plain(inst) && !memory) return -1;
   }
   // No branch lands between the load and the end.
   for (const ptx::Instruction& b : f.body)

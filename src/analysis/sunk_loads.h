@@ -54,6 +54,8 @@ class SunkLoads {
       } else if (e.instruction == h.store) {
         load.access.mask &= e.access.mask;
       } else {
+        // An access between the load and its store (another tile's load and store): still held.
+        if (std::less<>{}(h.load.instruction, e.instruction) && std::less<>{}(e.instruction, h.store)) still.push_back(h);
         continue;
       }
       if (load.access.mask != 0) sink_.run(load, load.access);
