@@ -187,7 +187,8 @@ std::vector<LineShare> line_shares(const sass::SassFunction& sass, const std::ve
 }
 
 void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
-                     const sass::SassFunction& sass, const std::vector<bool>& claimed, SassPlan& plan) {
+                     const sass::SassFunction& sass, const std::vector<bool>& claimed, SassPlan& plan,
+                     const Placements* placed) {
   if (!sass.has_rows) return;  // a listing without the line table: the .loc lines (as without one)
   struct PtxAccess {
     const ptx::Instruction* inst;
@@ -225,9 +226,32 @@ void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Fun
       loops += pg[g].first >= 0 ? 1 : 0;
     }
     if (loops < 2) return false;
+    // Each PTX loop's group with the SASS one of as many accesses that holds the most of the
+    // instructions the matcher placed the group's accesses in (sass_match.h), else the next
+    // in order: ptxas may lay out two loops in the other order (apex's cuApplyLayerNorm: the
+    // `else` loop's STG first), or keep the order and swap their lines (below).
+    std::vector<bool> taken(sg.size(), false);
     for (std::size_t g = 0; g < pg.size(); ++g) {
+      std::set<int> placed_in;
+      if (placed != nullptr)
+        for (int p : pg[g].second)
+          if (auto it = placed->find(ptx[static_cast<std::size_t>(p)].inst); it != placed->end())
+            placed_in.insert(it->second.begin(), it->second.end());
+      std::size_t best = sg.size();
+      std::size_t best_held = 0;
+      for (std::size_t h = 0; h < sg.size(); ++h) {
+        if (taken[h] || (pg[g].first < 0) != (sg[h].first < 0) || pg[g].second.size() != sg[h].second.size()) continue;
+        std::size_t held = 0;
+        for (int i : sg[h].second) held += placed_in.count(i);
+        if (best == sg.size() || held > best_held) {
+          best = h;
+          best_held = held;
+        }
+      }
+      if (best == sg.size()) return false;
+      taken[best] = true;
       ptx_groups.push_back(pg[g].second);
-      sass_groups.push_back(sg[g].second);
+      sass_groups.push_back(sg[best].second);
     }
     return true;
   };

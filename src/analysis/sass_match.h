@@ -81,8 +81,10 @@ void match_atomics(const ptx::Module& module, const std::vector<const ptx::Funct
 // Source lines: gives each PTX memory access of `functions` the lines ncu shows the SASS
 // instructions it became at (plan.source_lines; see sass_lines.cc for the pairing), and the
 // how the Source page sees each cp.async's source predicate (plan.copy_predicates). SASS instructions marked in `claimed` (by instruction index) are left alone.
+// `placed` (match_accesses's) decides which SASS loop is which PTX loop's when both have as many.
 void attribute_lines(const ptx::Module& module, const std::vector<const ptx::Function*>& functions,
-                     const sass::SassFunction& sass, const std::vector<bool>& claimed, SassPlan& plan);
+                     const sass::SassFunction& sass, const std::vector<bool>& claimed, SassPlan& plan,
+                     const Placements* placed = nullptr);
 
 // Loops ptxas unrolled into regions (sass_plan.h: UnrolledLoop): after match_accesses, each
 // innermost PTX loop whose loads and stores are all priced as is, and whose SASS copies (same

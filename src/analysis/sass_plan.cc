@@ -164,7 +164,7 @@ SassPlan plan_from_sass(const ptx::Module& module, const std::vector<sass::SassF
     detail::match_tensormap_fields(module, functions, sf, taken, claimed, plan);
     for (const ptx::Function* f : functions)
       if (planned.insert(f).second) drop_dead_loads(*f, plan);
-    detail::attribute_lines(module, functions, sf, claimed, plan);
+    detail::attribute_lines(module, functions, sf, claimed, plan, &placed);
     match_tma_loads(module.functions[static_cast<std::size_t>(fi)], sf, plan);
     for (const ptx::Function* f : functions) mark_retries(*f, plan);
   }
