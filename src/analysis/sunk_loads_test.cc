@@ -107,6 +107,30 @@ TEST(SunkLoads, RunsForTheStoresLanesOrNotAtAll) {
   EXPECT_EQ(rec.masks.size(), 1u);
 }
 
+// Triton's two-tile epilogue: another tile's load and store come between the sunk load and its
+// store (program order: load, other load, other store, store); the load stays held past them.
+TEST(SunkLoads, AccessesBetweenTheLoadAndItsStoreKeepItHeld) {
+  std::vector<ptx::Instruction> body(4);  // one function's instructions, in program order
+  Recorder rec;
+  SunkLoads s(rec);
+  emu::AccessEvent load;
+  load.instruction = &body[0];
+  load.access.mask = 0xffffffffu;
+  s.hold(load, &body[3]);
+  for (int k : {1, 2}) {
+    emu::AccessEvent between;
+    between.instruction = &body[static_cast<std::size_t>(k)];
+    between.access.mask = 0xffffffffu;
+    s.touch(between);
+  }
+  EXPECT_TRUE(rec.masks.empty());
+  emu::AccessEvent st;
+  st.instruction = &body[3];
+  st.access.mask = 0x0000ff00u;
+  s.touch(st);
+  EXPECT_EQ(rec.masks, (std::vector<std::uint32_t>{0xff00u}));
+}
+
 // Loads before a branch that skips the loop their values are used in (Liger's poly_norm
 // backward: W[0..2] before `for row in range(row_start, row_end)`): ptxas moves them past the
 // branch (@P1 BRA; LDG), so a warp that skips the loop never loads them.
