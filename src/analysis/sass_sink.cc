@@ -61,10 +61,11 @@ int sole_predicated_store(const ptx::Function& f, int i) {
                         (inst.opcode == ptx::Opcode::St || inst.opcode == ptx::Opcode::Ld);
     if (!plain(inst) && !memory) return -1;
   }
-  // No branch lands between the load and the end.
+  // No branch lands between the load and its store (one landing at the ret after the store,
+  // a skipped `if dB:` block of Triton's layer-norm backward, leaves the load's path alone).
   for (const ptx::Instruction& b : f.body)
     if (b.opcode == ptx::Opcode::Bra && b.num_operands > 0 && b.op(0).kind == ptx::OperandKind::Label &&
-        b.op(0).imm > i)
+        b.op(0).imm > i && b.op(0).imm <= store)
       return -1;
   return store;
 }
