@@ -227,7 +227,7 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
   // Runs the blocks: one after another (by cluster), or `together`, every block in one unit
   // (resident at once, their warps interleaved): they may wait on each other.
   auto execute = [&](bool together) {
-    // A cooperative launch's blocks are one unit, run together: they may wait on each other.
+    // Together (a cooperative launch, or a reschedule): one unit of every block; else by cluster.
     const std::vector<std::vector<std::uint64_t>> units =
         together ? std::vector<std::vector<std::uint64_t>>{blocks} : work_units(blocks, config.grid, *shape);
     std::uint64_t unit_blocks = 0;
@@ -316,6 +316,7 @@ Expected<RunReport> run(const ptx::Module& module, std::string_view kernel_name,
     }
     report_progress(true);
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    launch.stop = nullptr;  // `stop` ends with this call
   };
   // Blocks that spin on what later blocks write (stream-K tiles, a decoupled look-back) never
   // finish one after another; on the H200 they are resident at once when the grid fits. Then
